@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core/core.h - the one header every core/ file includes.
+ *
+ * core/ holds fcq's algorithms as plain C: integer arithmetic, explicit
+ * `now` (ns) and `len` (bytes) inputs, no allocation, no locks, no globals.
+ * The same files are compiled into fcq.ko and into the userspace unit tests,
+ * so this header is the only place that knows which world it is in.
+ */
+#ifndef FCQ_CORE_H
+#define FCQ_CORE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef unsigned long long u64;
+typedef long long s64;
+typedef int32_t s32;
+#endif
+
+#define FCQ_NS_PER_SEC 1000000000ULL
+
+/* 64-bit division that also links on 32-bit kernels. */
+static inline u64 fcq_div64(u64 a, u64 b)
+{
+#ifdef __KERNEL__
+	return div64_u64(a, b);
+#else
+	return a / b;
+#endif
+}
+
+static inline u64 fcq_min64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u64 fcq_max64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
+/* a * b / c with a 128-bit intermediate (rates x times overflow 64 bits). */
+static inline u64 fcq_mul_div(u64 a, u64 b, u64 c)
+{
+#ifdef __KERNEL__
+	return mul_u64_u64_div_u64(a, b, c);
+#else
+	return (u64)((unsigned __int128)a * b / c);
+#endif
+}
+
+#endif /* FCQ_CORE_H */

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/frames.c - byte layouts of the MAC Control frames (see frames.h).
+ */
+#include "frames.h"
+
+const u8 fcq_macctl_dst[FCQ_ETH_ALEN] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+
+static void put_be16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+static u16 get_be16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static u8 *macctl_header(u8 *buf, const u8 *src, u16 opcode)
+{
+	memset(buf, 0, FCQ_ETH_ZLEN);
+	memcpy(buf, fcq_macctl_dst, FCQ_ETH_ALEN);
+	memcpy(buf + FCQ_ETH_ALEN, src, FCQ_ETH_ALEN);
+	put_be16(buf + 12, FCQ_ETHERTYPE_MACCTL);
+	put_be16(buf + 14, opcode);
+	return buf + 16;
+}
+
+size_t fcq_pfc_build(u8 *buf, size_t size, const u8 *src, u8 enable,
+		     const u16 quanta[FCQ_NUM_PRIO])
+{
+	u8 *p;
+	int i;
+
+	if (size < FCQ_ETH_ZLEN)
+		return 0;
+	p = macctl_header(buf, src, FCQ_MACCTL_PFC);
+	put_be16(p, enable);	/* high octet reserved, zero */
+	for (i = 0; i < FCQ_NUM_PRIO; i++)
+		put_be16(p + 2 + 2 * i, enable & (1u << i) ? quanta[i] : 0);
+	return FCQ_ETH_ZLEN;
+}
+
+size_t fcq_pause_build(u8 *buf, size_t size, const u8 *src, u16 quanta)
+{
+	u8 *p;
+
+	if (size < FCQ_ETH_ZLEN)
+		return 0;
+	p = macctl_header(buf, src, FCQ_MACCTL_PAUSE);
+	put_be16(p, quanta);
+	return FCQ_ETH_ZLEN;
+}
+
+enum fcq_frame_err fcq_macctl_parse(const u8 *frame, size_t len,
+				    struct fcq_macctl *out)
+{
+	const u8 *p = frame + 16;
+	int i;
+
+	if (len < FCQ_ETH_ZLEN)
+		return FCQ_FRAME_TRUNCATED;
+	if (get_be16(frame + 12) != FCQ_ETHERTYPE_MACCTL)
+		return FCQ_FRAME_NOT_MACCTL;
+	if (memcmp(frame, fcq_macctl_dst, FCQ_ETH_ALEN))
+		return FCQ_FRAME_BAD_DST;
+
+	memset(out, 0, sizeof(*out));
+	out->opcode = get_be16(frame + 14);
+	switch (out->opcode) {
+	case FCQ_MACCTL_PAUSE:
+		/* 802.3x pauses the whole link: every class. */
+		out->enable = 0xff;
+		for (i = 0; i < FCQ_NUM_PRIO; i++)
+			out->quanta[i] = get_be16(p);
+		return FCQ_FRAME_OK;
+	case FCQ_MACCTL_PFC:
+		/* 802.1Qbb: the reserved octet and disabled times are ignored. */
+		out->enable = p[1];
+		for (i = 0; i < FCQ_NUM_PRIO; i++)
+			if (out->enable & (1u << i))
+				out->quanta[i] = get_be16(p + 2 + 2 * i);
+		return FCQ_FRAME_OK;
+	default:
+		return FCQ_FRAME_BAD_OPCODE;
+	}
+}
+
+const char *fcq_frame_err_str(enum fcq_frame_err err)
+{
+	switch (err) {
+	case FCQ_FRAME_OK:
+		return "ok";
+	case FCQ_FRAME_TRUNCATED:
+		return "truncated";
+	case FCQ_FRAME_NOT_MACCTL:
+		return "not a MAC Control frame";
+	case FCQ_FRAME_BAD_DST:
+		return "bad destination";
+	case FCQ_FRAME_BAD_OPCODE:
+		return "unknown opcode";
+	}
+	return "?";
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/pause.c - receive-side pause state (see pause.h).
+ */
+#include "pause.h"
+
+void fcq_pause_set(struct fcq_pause *p, u64 now, u64 ns)
+{
+	/* Callers sample `now` before taking their lock: keep it monotonic. */
+	now = fcq_max64(now, p->since);
+	/* Close the interval opened by the previous frame. */
+	if (p->until > p->since)
+		p->total += fcq_min64(now, p->until) - p->since;
+	p->since = now;
+	p->until = now + ns;
+}
+
+u64 fcq_pause_total(const struct fcq_pause *p, u64 now)
+{
+	if (p->until > p->since && now > p->since)
+		return p->total + fcq_min64(now, p->until) - p->since;
+	return p->total;
+}

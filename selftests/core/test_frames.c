@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of core/frames.c: PFC and PAUSE byte layouts and parsing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/frames.h"
+
+static const u8 src[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x07 };
+
+static void pfc_layout(void **state)
+{
+	const u16 quanta[8] = { 1, 2, 3, 0xffff, 5, 6, 7, 8 };
+	u8 f[64];
+	int i;
+
+	memset(f, 0xaa, sizeof(f));
+	assert_int_equal(fcq_pfc_build(f, sizeof(f), src, 0x09, quanta), 60);
+	assert_memory_equal(f, "\x01\x80\xc2\x00\x00\x01", 6);
+	assert_memory_equal(f + 6, src, 6);
+	assert_int_equal(f[12], 0x88);
+	assert_int_equal(f[13], 0x08);
+	assert_int_equal(f[14], 0x01);	/* opcode 0x0101 */
+	assert_int_equal(f[15], 0x01);
+	assert_int_equal(f[16], 0x00);	/* reserved octet */
+	assert_int_equal(f[17], 0x09);	/* classes 0 and 3 */
+	assert_int_equal(f[18], 0x00);	/* time[0] = 1 */
+	assert_int_equal(f[19], 0x01);
+	for (i = 20; i < 24; i++)	/* classes 1, 2 disabled: zero */
+		assert_int_equal(f[i], 0);
+	assert_int_equal(f[24], 0xff);	/* time[3] = 0xffff */
+	assert_int_equal(f[25], 0xff);
+	for (i = 26; i < 60; i++)
+		assert_int_equal(f[i], 0);
+	assert_int_equal(f[60], 0xaa);	/* nothing past 60 bytes */
+}
+
+static void pause_layout(void **state)
+{
+	u8 f[60];
+	int i;
+
+	assert_int_equal(fcq_pause_build(f, sizeof(f), src, 0x1234), 60);
+	assert_int_equal(f[14], 0x00);	/* opcode 0x0001 */
+	assert_int_equal(f[15], 0x01);
+	assert_int_equal(f[16], 0x12);
+	assert_int_equal(f[17], 0x34);
+	for (i = 18; i < 60; i++)
+		assert_int_equal(f[i], 0);
+}
+
+static void build_needs_room(void **state)
+{
+	const u16 quanta[8] = { 0 };
+	u8 f[59];
+
+	assert_int_equal(fcq_pfc_build(f, sizeof(f), src, 1, quanta), 0);
+	assert_int_equal(fcq_pause_build(f, sizeof(f), src, 1), 0);
+}
+
+static void pfc_round_trip(void **state)
+{
+	const u16 quanta[8] = { 10, 20, 30, 40, 50, 60, 70, 0 };
+	struct fcq_macctl m;
+	u8 f[60];
+	int i;
+
+	for (i = 0; i < 256; i++) {
+		int c;
+
+		fcq_pfc_build(f, sizeof(f), src, i, quanta);
+		assert_int_equal(fcq_macctl_parse(f, 60, &m), FCQ_FRAME_OK);
+		assert_int_equal(m.opcode, FCQ_MACCTL_PFC);
+		assert_int_equal(m.enable, i);
+		for (c = 0; c < 8; c++)
+			assert_int_equal(m.quanta[c], i & (1 << c) ? quanta[c] : 0);
+	}
+}
+
+static void pause_applies_to_all(void **state)
+{
+	struct fcq_macctl m;
+	u8 f[60];
+	int c;
+
+	fcq_pause_build(f, sizeof(f), src, 777);
+	assert_int_equal(fcq_macctl_parse(f, 60, &m), FCQ_FRAME_OK);
+	assert_int_equal(m.opcode, FCQ_MACCTL_PAUSE);
+	assert_int_equal(m.enable, 0xff);
+	for (c = 0; c < 8; c++)
+		assert_int_equal(m.quanta[c], 777);
+}
+
+static void parse_rejects(void **state)
+{
+	const u16 quanta[8] = { 0 };
+	struct fcq_macctl m;
+	u8 f[60];
+
+	fcq_pfc_build(f, sizeof(f), src, 1, quanta);
+	assert_int_equal(fcq_macctl_parse(f, 59, &m), FCQ_FRAME_TRUNCATED);
+	assert_int_equal(fcq_macctl_parse(f, 20, &m), FCQ_FRAME_TRUNCATED);
+
+	f[5] = 0x02;	/* 01:80:c2:00:00:02 (slow protocols) */
+	assert_int_equal(fcq_macctl_parse(f, 60, &m), FCQ_FRAME_BAD_DST);
+	f[5] = 0x01;
+
+	f[15] = 0x02;	/* opcode 0x0102 */
+	assert_int_equal(fcq_macctl_parse(f, 60, &m), FCQ_FRAME_BAD_OPCODE);
+	f[15] = 0x01;
+
+	f[13] = 0x00;	/* EtherType 0x8800 */
+	assert_int_equal(fcq_macctl_parse(f, 60, &m), FCQ_FRAME_NOT_MACCTL);
+}
+
+static void parse_ignores_reserved(void **state)
+{
+	const u16 quanta[8] = { 0, 0, 0, 100 };
+	struct fcq_macctl m;
+	u8 f[60];
+
+	fcq_pfc_build(f, sizeof(f), src, 0x08, quanta);
+	f[16] = 0xff;		/* reserved octet: ignored on receipt */
+	f[18] = 0x12;		/* time of a disabled class: ignored */
+	assert_int_equal(fcq_macctl_parse(f, 60, &m), FCQ_FRAME_OK);
+	assert_int_equal(m.enable, 0x08);
+	assert_int_equal(m.quanta[0], 0);
+	assert_int_equal(m.quanta[3], 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pfc_layout),
+		cmocka_unit_test(pause_layout),
+		cmocka_unit_test(build_needs_room),
+		cmocka_unit_test(pfc_round_trip),
+		cmocka_unit_test(pause_applies_to_all),
+		cmocka_unit_test(parse_rejects),
+		cmocka_unit_test(parse_ignores_reserved),
+	};
+
+	return cmocka_run_group_tests_name("core/frames", tests, NULL, NULL);
+}
