@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fcq/compat.h - every kernel-version shim fcq needs, in one place.
+ * Supported: Debian's 6.1 LTS and 6.12 LTS kernels. Feature tests are
+ * preferred to version checks because stable kernels backport.
+ */
+#ifndef FCQ_COMPAT_H
+#define FCQ_COMPAT_H
+
+#include <linux/module.h>
+#include <linux/version.h>
+#include <net/pkt_sched.h>
+
+/* 6.9 added MODULE_ALIAS_NET_SCH and autoloads "net-sch-<kind>"; 6.1
+ * requests "sch_<kind>", which the module file name already satisfies.
+ */
+#ifndef MODULE_ALIAS_NET_SCH
+#define MODULE_ALIAS_NET_SCH(id) MODULE_ALIAS("net-sch-" id)
+#endif
+
+/* 6.5 moved skb_gso_segment() to its own header. (A version check: sparse
+ * does not know __has_include.)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#include <net/gso.h>
+#endif
+
+#endif /* FCQ_COMPAT_H */

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fcq/fcq.h - the port/link/switch layer every fcq qdisc is built on.
+ *
+ * A scheme (sch_pfc, ...) embeds a struct fcq_port as the first member of
+ * its qdisc private data and supplies struct fcq_scheme_ops: where packets
+ * wait (queue) and which one may go next (pick). fcq provides the rest:
+ *
+ *  - the link: a serializer at `rate` that a paused class cannot start on,
+ *    then a wire delay line of `delay`; control frames go first and are
+ *    never paused (link.c);
+ *  - PFC transmission for this port as the switch's ingress (link.c);
+ *  - the receive hook that honours PFC/PAUSE before the bridge drops it
+ *    (rx.c);
+ *  - switch membership and per-(ingress port, priority) buffer accounting
+ *    keyed by skb->skb_iif (switch.c);
+ *  - options, classification and statistics common to all (port.c).
+ *
+ * Locking: a port's queues, link and tx-side PFC state are under its qdisc
+ * root lock. Buffer accounting is under the switch's lock, taken inside a
+ * root lock and never the other way round. Pause state written by the
+ * receive hook is under the port's pause_lock and read locklessly.
+ */
+#ifndef FCQ_FCQ_H
+#define FCQ_FCQ_H
+
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/skbuff.h>
+#include <net/pkt_sched.h>
+#include <net/genetlink.h>
+#include <net/sch_generic.h>
+#include <uapi/linux/fcq.h>
+
+#include "../core/pause.h"
+#include "../core/pfc.h"
+
+#define FCQ_MAX_PORTS		64		/* per switch */
+#define FCQ_DEFAULT_BUFFER	(12 << 20)	/* as the HPCC simulator's MMU */
+
+struct fcq_port;
+struct fcq_switch;
+
+/* Per-skb state, in qdisc_skb_cb()->data. */
+struct fcq_skb_cb {
+	u64 time;	/* enqueue time; on the wire: release time */
+	s8 ingress;	/* switch port it was charged to, -1: none */
+	u8 prio;
+	bool ctrl;	/* a control frame fcq built */
+};
+
+/* What the switch says about a packet offered to an egress queue. */
+enum fcq_admit {
+	FCQ_ADMIT,
+	FCQ_DROP_LOSSLESS_Q,	/* its lossless ingress queue is out of headroom */
+	FCQ_DROP_LOSSY_Q,	/* its lossy ingress queue is over threshold */
+};
+
+/* A port seen as a switch ingress, for its statistics. */
+struct fcq_ingress_stats {
+	u32 bytes[FCQ_NUM_PRIO];
+	u32 hdrm_max[FCQ_NUM_PRIO];
+	u64 xoff[FCQ_NUM_PRIO];
+	u64 xon[FCQ_NUM_PRIO];
+	u32 threshold;
+	u64 used;
+	u64 used_max;
+};
+
+static inline struct fcq_skb_cb *fcq_cb(const struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct fcq_skb_cb));
+	return (struct fcq_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+struct fcq_scheme_ops {
+	/* Queue an admitted packet (fcq_cb(skb)->prio is set). */
+	void (*queue)(struct fcq_port *port, struct sk_buff *skb);
+	/*
+	 * Unlink and return the data packet to serialize next, given that
+	 * fcq_port_paused() says which classes may not start at @now. If
+	 * none, return NULL and lower *@retry to when one might (a pause
+	 * ending); queued packets that are all paused must do so.
+	 */
+	struct sk_buff *(*pick)(struct fcq_port *port, u64 now, u64 *retry);
+	/* Unlink and return any queued data packet (reset, teardown). */
+	struct sk_buff *(*flush)(struct fcq_port *port);
+	/* The scheme sends PFC when its ingress queues cross thresholds. */
+	bool sends_pfc;
+};
+
+/* Options common to every scheme (TCA_FCQ_*). */
+struct fcq_port_cfg {
+	u64 rate;		/* bytes/s */
+	u32 delay;		/* ns */
+	u32 overhead;		/* bytes */
+	u32 switch_id;
+	u32 limit;		/* packets */
+	u32 pause_max;		/* ns, 0 = any */
+	u8 trust;
+	u8 lossless;
+	u8 dscp_map[64];
+	/* buffer model, as this port's ingress queues use it */
+	u32 buffer;		/* switch-wide; 0 in a change = keep */
+	u32 xoff;
+	u32 xon;
+	u32 alpha;
+	u32 resume_offset;
+	u32 reserve;
+	u32 headroom;		/* 0 = computed */
+	u32 response;		/* ns */
+	u16 pause_quanta;
+	u32 refresh;		/* ns, 0 = half the pause */
+};
+
+struct fcq_port_stats {
+	/* under the root lock */
+	u64 ctrl_tx;
+	u64 ctrl_nomem;
+	u64 drop_lossless;
+	u64 drop_lossy;
+	u64 drop_limit;
+	u64 drop_gso;
+	u64 tx_packets[FCQ_NUM_PRIO];
+	u64 tx_bytes[FCQ_NUM_PRIO];
+	u64 drops[FCQ_NUM_PRIO];
+	u64 pfc_tx[FCQ_NUM_PRIO];
+	u32 backlog[FCQ_NUM_PRIO];
+	/* under pause_lock */
+	u64 rx_pause;
+	u64 rx_malformed;
+	u64 rx_bad_opcode;
+	u64 rx_not_lossless;
+	u64 rx_over_max;
+	u64 pfc_rx[FCQ_NUM_PRIO];
+};
+
+struct fcq_port {
+	struct Qdisc *sch;
+	struct net_device *dev;
+	const struct fcq_scheme_ops *ops;
+	struct fcq_port_cfg cfg;	/* WRITE_ONCE in change */
+	u32 headroom;			/* in effect: cfg or computed */
+
+	/* the link, under the root lock */
+	u64 tx_free;			/* serializer idle from this time */
+	struct sk_buff_head wire;	/* serialized, not yet delivered */
+	struct sk_buff_head ctrl;	/* control frames to serialize */
+	struct qdisc_watchdog wd;
+
+	/* PFC this port sends upstream as a switch ingress */
+	struct fcq_switch *sw;
+	int index;			/* in sw->ports[], -1: not joined */
+	unsigned long xoff_want;	/* bit p: XOFF wanted (sw->lock) */
+	u64 xoff_since;			/* when the want last changed */
+	u8 xoff_sent;			/* last sent state (root lock) */
+	u64 refresh_at;			/* next XOFF refresh */
+
+	/* pauses this port honours, from the receive hook */
+	spinlock_t pause_lock;
+	struct fcq_pause pause[FCQ_NUM_PRIO];
+	struct nf_hook_ops nfho;
+	bool hooked;
+
+	struct fcq_port_stats st;
+};
+
+static inline struct fcq_port *fcq_port(struct Qdisc *sch)
+{
+	return qdisc_priv(sch);
+}
+
+/* Whether class @prio may not start serializing at @now. */
+static inline bool fcq_port_paused(const struct fcq_port *port, u8 prio,
+				   u64 now)
+{
+	return now < READ_ONCE(port->pause[prio].until);
+}
+
+/*
+ * The netlink policy of the port attributes, for the scheme's policy array:
+ * static const struct nla_policy x_policy[TCA_X_MAX + 1] = {
+ *	FCQ_PORT_POLICY, [TCA_X_FOO] = ..., };
+ * Values are range-checked by fcq_port_parse(), which names the option.
+ */
+#define FCQ_PORT_POLICY							\
+	[TCA_FCQ_RATE] = { .type = NLA_U64 },				\
+	[TCA_FCQ_DELAY] = { .type = NLA_U32 },				\
+	[TCA_FCQ_OVERHEAD] = { .type = NLA_U32 },			\
+	[TCA_FCQ_SWITCH] = { .type = NLA_U32 },				\
+	[TCA_FCQ_TRUST] = { .type = NLA_U8 },				\
+	[TCA_FCQ_DSCP_MAP] = NLA_POLICY_EXACT_LEN(64),			\
+	[TCA_FCQ_LIMIT] = { .type = NLA_U32 },				\
+	[TCA_FCQ_LOSSLESS] = { .type = NLA_U8 },			\
+	[TCA_FCQ_PAUSE_MAX] = { .type = NLA_U32 },			\
+	[TCA_FCQ_BUFFER] = { .type = NLA_U32 },				\
+	[TCA_FCQ_XOFF] = { .type = NLA_U32 },				\
+	[TCA_FCQ_XON] = { .type = NLA_U32 },				\
+	[TCA_FCQ_ALPHA] = { .type = NLA_U32 },				\
+	[TCA_FCQ_RESUME_OFFSET] = { .type = NLA_U32 },			\
+	[TCA_FCQ_RESERVE] = { .type = NLA_U32 },			\
+	[TCA_FCQ_HEADROOM] = { .type = NLA_U32 },			\
+	[TCA_FCQ_RESPONSE] = { .type = NLA_U32 },			\
+	[TCA_FCQ_PAUSE_QUANTA] = { .type = NLA_U16 },			\
+	[TCA_FCQ_REFRESH] = { .type = NLA_U32 }
+
+/* port.c: a scheme's qdisc operations are these plus its own options */
+int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
+		  struct netlink_ext_ack *extack);
+int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
+		   struct fcq_port_cfg *cfg, struct netlink_ext_ack *extack);
+void fcq_port_commit(struct fcq_port *port, const struct fcq_port_cfg *cfg);
+int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack);
+void fcq_port_destroy(struct Qdisc *sch);
+void fcq_port_reset(struct Qdisc *sch);
+int fcq_port_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		     struct sk_buff **to_free);
+struct sk_buff *fcq_port_dequeue(struct Qdisc *sch);
+int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb);
+int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d);
+
+/* link.c */
+struct sk_buff *fcq_link_dequeue(struct fcq_port *port);
+void fcq_link_purge(struct fcq_port *port);
+
+/* rx.c */
+int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack);
+void fcq_rx_unregister(struct fcq_port *port);
+
+/* switch.c */
+int fcq_switch_register(void);
+void fcq_switch_unregister(void);
+int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack);
+void fcq_switch_leave(struct fcq_port *port);
+void fcq_switch_update(struct fcq_port *port);
+u32 fcq_switch_buffer(const struct fcq_port *port);
+enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb);
+void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
+			u64 now);
+void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st);
+int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* genl.c */
+extern struct genl_family fcq_genl_family;
+int fcq_genl_register(void);
+void fcq_genl_unregister(void);
+void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
+			  const u16 *quanta, u64 time);
+
+#endif /* FCQ_FCQ_H */

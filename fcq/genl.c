@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcq/genl.c - the generic netlink family "fcq": a dump of each switch's
+ * buffer and ports for tools, and pause events multicast to the "events"
+ * group for monitors. Events cost nothing without a listener.
+ */
+#include <net/genetlink.h>
+
+#include "fcq.h"
+
+static const struct nla_policy fcq_genl_policy[FCQ_A_MAX + 1] = {
+	[FCQ_A_SWITCH] = { .type = NLA_U32 },
+};
+
+static const struct genl_small_ops fcq_genl_ops[] = {
+	{
+		.cmd = FCQ_CMD_SWITCH_GET,
+		.dumpit = fcq_switch_dump,
+	},
+};
+
+static const struct genl_multicast_group fcq_genl_mcgrps[] = {
+	{ .name = FCQ_GENL_MCGRP_EVENTS },
+};
+
+struct genl_family fcq_genl_family __ro_after_init = {
+	.name = FCQ_GENL_NAME,
+	.version = FCQ_GENL_VERSION,
+	.maxattr = FCQ_A_MAX,
+	.policy = fcq_genl_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.small_ops = fcq_genl_ops,
+	.n_small_ops = ARRAY_SIZE(fcq_genl_ops),
+	.resv_start_op = FCQ_CMD_SWITCH_GET,	/* all strictly validated */
+	.mcgrps = fcq_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(fcq_genl_mcgrps),
+};
+
+void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
+			  const u16 *quanta, u64 time)
+{
+	struct net *net = dev_net(port->dev);
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&fcq_genl_family, net, 0))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &fcq_genl_family, 0, FCQ_CMD_EVENT);
+	if (!hdr ||
+	    nla_put_u8(msg, FCQ_A_EVENT, ev) ||
+	    nla_put_u32(msg, FCQ_A_IFINDEX, port->dev->ifindex) ||
+	    nla_put_u8(msg, FCQ_A_PRIO_MASK, mask) ||
+	    nla_put(msg, FCQ_A_QUANTA, FCQ_NUM_PRIO * sizeof(u16), quanta) ||
+	    nla_put_u64_64bit(msg, FCQ_A_TIME, time, FCQ_A_PAD)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&fcq_genl_family, net, msg, 0, 0, GFP_ATOMIC);
+}
+
+int fcq_genl_register(void)
+{
+	return genl_register_family(&fcq_genl_family);
+}
+
+void fcq_genl_unregister(void)
+{
+	genl_unregister_family(&fcq_genl_family);
+}

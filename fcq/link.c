@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcq/link.c - the emulated link behind every fcq port.
+ *
+ * veth has no line rate and no propagation delay, so each port ends in
+ *
+ *   queues --(pausable serializer at `rate`)--> wire (delay line) --> device
+ *
+ * A frame may start serializing when the serializer is free and its class
+ * is not paused; it reaches the device `delay` after its last bit. Frames on
+ * the wire count in sch->q.qlen but in no buffer, and a pause cannot call
+ * them back, as on a real link. Control frames (PFC) go before data and are
+ * never paused.
+ *
+ * Time is virtual and exact: when the watchdog fires late, frames that were
+ * eligible earlier start at the time they would have started, back to back,
+ * so timer slack does not cost bandwidth. Only the delivery to the device
+ * is late, never the schedule.
+ */
+#include <linux/etherdevice.h>
+
+#include "fcq.h"
+#include "trace.h"
+#include "../core/frames.h"
+#include "../core/link.h"
+
+/* What the frame occupies the wire for: at least the minimum frame. */
+static u64 wire_ns(const struct fcq_port *port, const struct sk_buff *skb)
+{
+	u32 len = max_t(u32, skb->len, ETH_ZLEN) + READ_ONCE(port->cfg.overhead);
+
+	return fcq_tx_ns(len, READ_ONCE(port->cfg.rate));
+}
+
+static void trace_ctrl(struct fcq_port *port, struct sk_buff *skb, u64 start)
+{
+	struct fcq_macctl m;
+
+	if (!trace_pause_tx_enabled() && !genl_has_listeners(&fcq_genl_family,
+							      dev_net(port->dev), 0))
+		return;
+	if (fcq_macctl_parse(skb->data, skb->len, &m) != FCQ_FRAME_OK)
+		return;
+	trace_pause_tx(port->dev, m.enable, m.quanta, start, fcq_cb(skb)->time);
+	fcq_genl_pause_event(port, FCQ_EVENT_PAUSE_TX, m.enable, m.quanta,
+			     start);
+}
+
+/* @skb starts serializing at @start; it is delivered after the delay. */
+static void start_tx(struct fcq_port *port, struct sk_buff *skb, u64 start)
+{
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+
+	port->tx_free = start + wire_ns(port, skb);
+	cb->time = port->tx_free + READ_ONCE(port->cfg.delay);
+	__skb_queue_tail(&port->wire, skb);
+	if (cb->ctrl)
+		trace_ctrl(port, skb, start);
+}
+
+static u64 refresh_period(const struct fcq_port *port)
+{
+	u32 r = READ_ONCE(port->cfg.refresh);
+
+	return r ?: fcq_quanta_to_ns(READ_ONCE(port->cfg.pause_quanta),
+				     READ_ONCE(port->cfg.rate)) / 2;
+}
+
+/*
+ * Send the PFC frame the switch wants from this port as an ingress: XOFF
+ * for priorities over threshold, XON (quanta 0) for those that cleared,
+ * and a refresh of the XOFFs before the upstream's pause runs out.
+ */
+static void pfc_tx(struct fcq_port *port, u64 now)
+{
+	u8 want = READ_ONCE(port->xoff_want) & 0xff;
+	u8 change = want ^ port->xoff_sent;
+	u16 quanta[FCQ_NUM_PRIO] = { 0 };
+	struct Qdisc *sch = port->sch;
+	struct fcq_skb_cb *cb;
+	struct sk_buff *skb;
+	u8 enable;
+	int p;
+
+	enable = change | (now >= port->refresh_at ? want : 0);
+	if (!enable)
+		return;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(port->dev) + ETH_ZLEN, GFP_ATOMIC);
+	if (!skb) {
+		/* Retry soon: the data path keeps going meanwhile. */
+		port->st.ctrl_nomem++;
+		port->refresh_at = now + NSEC_PER_MSEC;
+		return;
+	}
+	skb_reserve(skb, LL_RESERVED_SPACE(port->dev));
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		if (want & BIT(p))
+			quanta[p] = READ_ONCE(port->cfg.pause_quanta);
+		if (enable & BIT(p))
+			port->st.pfc_tx[p]++;
+	}
+	fcq_pfc_build(skb_put(skb, ETH_ZLEN), ETH_ZLEN, port->dev->dev_addr,
+		      enable, quanta);
+	skb_reset_mac_header(skb);
+	skb->dev = port->dev;
+	skb->protocol = htons(ETH_P_PAUSE);
+	skb->priority = TC_PRIO_CONTROL;
+	qdisc_skb_cb(skb)->pkt_len = skb->len;
+	cb = fcq_cb(skb);
+	/* A state change goes out as soon as the link allows after it. */
+	cb->time = change ? min(READ_ONCE(port->xoff_since), now) : now;
+	cb->ingress = -1;
+	cb->prio = 0;
+	cb->ctrl = true;
+
+	__skb_queue_tail(&port->ctrl, skb);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	port->st.ctrl_tx++;
+	port->xoff_sent = want;
+	port->refresh_at = want ? now + refresh_period(port) : U64_MAX;
+}
+
+/* Data (not control, not on the wire) waits in the scheme's queues. */
+static bool data_queued(const struct fcq_port *port)
+{
+	return port->sch->q.qlen > skb_queue_len(&port->wire) +
+				   skb_queue_len(&port->ctrl);
+}
+
+struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
+{
+	struct Qdisc *sch = port->sch;
+	u64 now = ktime_get_ns(), retry = U64_MAX, next;
+	struct fcq_skb_cb *cb;
+	struct sk_buff *skb;
+
+	if (port->ops->sends_pfc)
+		pfc_tx(port, now);
+
+	/* Start every frame the serializer could have started by now. */
+	while (port->tx_free <= now) {
+		skb = __skb_dequeue(&port->ctrl);
+		if (skb) {
+			start_tx(port, skb,
+				  max(port->tx_free, fcq_cb(skb)->time));
+			continue;
+		}
+		skb = port->ops->pick(port, now, &retry);
+		if (!skb)
+			break;
+		cb = fcq_cb(skb);
+		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
+		port->st.tx_packets[cb->prio]++;
+		port->st.tx_bytes[cb->prio] += qdisc_pkt_len(skb);
+		fcq_switch_release(port, skb, now);
+		/* Not before it arrived, nor before its class's pause ended. */
+		start_tx(port, skb, max3(port->tx_free, cb->time,
+					  READ_ONCE(port->pause[cb->prio].until)));
+	}
+
+	skb = skb_peek(&port->wire);
+	if (skb && fcq_cb(skb)->time <= now) {
+		__skb_unlink(skb, &port->wire);
+		qdisc_qstats_backlog_dec(sch, skb);
+		qdisc_bstats_update(sch, skb);
+		sch->q.qlen--;
+		return skb;
+	}
+
+	next = skb ? fcq_cb(skb)->time : U64_MAX;
+	if (port->tx_free > now) {
+		if (data_queued(port) || !skb_queue_empty(&port->ctrl))
+			next = min(next, port->tx_free);
+	} else {
+		next = min(next, retry);
+	}
+	next = min(next, port->refresh_at);
+	if (next != U64_MAX)
+		qdisc_watchdog_schedule_ns(&port->wd, next);
+	return NULL;
+}
+
+void fcq_link_purge(struct fcq_port *port)
+{
+	__skb_queue_purge(&port->wire);
+	__skb_queue_purge(&port->ctrl);
+}

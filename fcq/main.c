@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcq/main.c - module fcq.ko: the port/link/switch layer shared by the fcq
+ * qdiscs (see fcq.h), with the core/ algorithms compiled in and exported to
+ * the scheme modules.
+ */
+#include <linux/module.h>
+
+#include "fcq.h"
+#include "../core/ets.h"
+
+/* core/ functions the schemes call. */
+EXPORT_SYMBOL_GPL(fcq_ets_pick);
+
+static int __init fcq_module_init(void)
+{
+	int err;
+
+	err = fcq_switch_register();
+	if (err)
+		return err;
+	err = fcq_genl_register();
+	if (err)
+		fcq_switch_unregister();
+	return err;
+}
+
+static void __exit fcq_module_exit(void)
+{
+	fcq_genl_unregister();
+	fcq_switch_unregister();
+}
+
+module_init(fcq_module_init);
+module_exit(fcq_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("fcq: emulated lossless-Ethernet links and switches for flow-control qdiscs");

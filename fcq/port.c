@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcq/port.c - what every fcq qdisc does the same way: its life cycle, the
+ * port options (TCA_FCQ_*), classification to a priority, admission into
+ * the switch buffer, and statistics.
+ */
+#include <linux/if_arp.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/dsfield.h>
+#include <net/netlink.h>
+
+#include "compat.h"
+#include "fcq.h"
+#include "trace.h"
+#include "../core/link.h"
+
+#define FCQ_RATE_MIN		125ULL			/* 1 kbit/s */
+#define FCQ_RATE_MAX		50000000000ULL		/* 400 Gbit/s */
+#define FCQ_TIME_MAX		NSEC_PER_SEC		/* delay, response */
+#define FCQ_LONG_MAX		(4 * NSEC_PER_SEC)	/* refresh, pause_max */
+#define FCQ_LIMIT_MAX		1000000
+#define FCQ_BUFFER_MIN		(16 << 10)
+#define FCQ_BUFFER_MAX		(1U << 31)
+
+static void fcq_default_cfg(struct fcq_port_cfg *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->rate = 100000000 / 8;		/* 100 Mbit/s: see README */
+	c->overhead = FCQ_ETH_OVERHEAD;
+	c->limit = 10000;
+	c->trust = FCQ_TRUST_DSCP;
+	for (i = 0; i < 64; i++)
+		c->dscp_map[i] = i >> 3;	/* class selector */
+	c->lossless = 0xff;
+	c->alpha = FCQ_ALPHA_ONE / 8;		/* HPCC simulator default */
+	c->resume_offset = 3 << 10;
+	c->reserve = 4 << 10;
+	c->response = 200 * NSEC_PER_USEC;	/* see Documentation/pfc.rst */
+	c->pause_quanta = FCQ_QUANTA_MAX;
+}
+
+/* The largest frame the port sends, as the wire sees it. */
+static u32 frame_wire_len(const struct fcq_port *port, u32 overhead)
+{
+	return port->dev->mtu + port->dev->hard_header_len + VLAN_HLEN +
+	       overhead;
+}
+
+static u32 headroom_of(const struct fcq_port *port,
+		       const struct fcq_port_cfg *c)
+{
+	if (c->headroom)
+		return c->headroom;
+	return fcq_pfc_headroom(c->rate, c->delay,
+				frame_wire_len(port, c->overhead),
+				ETH_ZLEN + c->overhead, c->response);
+}
+
+/* Read an optional u32 option into @dst unless it is outside [lo, hi]. */
+static bool out_of_range(const struct nlattr *attr, u32 lo, u32 hi, u32 *dst)
+{
+	u32 v;
+
+	if (!attr)
+		return false;
+	v = nla_get_u32(attr);
+	if (v < lo || v > hi)
+		return true;
+	*dst = v;
+	return false;
+}
+
+/* extack messages must be literals: this keeps each next to its check. */
+#define range_err(attr, msg) ({ NL_SET_ERR_MSG_ATTR(extack, attr, msg); -EINVAL; })
+
+/*
+ * Validate the port options in @tb on top of the port's current
+ * configuration, into @c. Nothing changes until fcq_port_commit().
+ */
+int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
+		   struct fcq_port_cfg *c, struct netlink_ext_ack *extack)
+{
+	u32 sw;
+
+	*c = port->cfg;
+	if (tb[TCA_FCQ_RATE]) {
+		c->rate = nla_get_u64(tb[TCA_FCQ_RATE]);
+		if (c->rate < FCQ_RATE_MIN || c->rate > FCQ_RATE_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_RATE],
+					    "rate must be between 1kbit and 400gbit");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_FCQ_SWITCH]) {
+		sw = nla_get_u32(tb[TCA_FCQ_SWITCH]);
+		if (port->sw && sw != c->switch_id) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_SWITCH],
+					    "switch cannot change; delete and add the qdisc");
+			return -EOPNOTSUPP;
+		}
+		c->switch_id = sw;
+	}
+	if (tb[TCA_FCQ_TRUST]) {
+		c->trust = nla_get_u8(tb[TCA_FCQ_TRUST]);
+		if (c->trust > FCQ_TRUST_SKB) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_TRUST],
+					    "trust must be dscp, pcp or skb");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_FCQ_DSCP_MAP]) {
+		const u8 *map = nla_data(tb[TCA_FCQ_DSCP_MAP]);
+		int i;
+
+		for (i = 0; i < 64; i++) {
+			if (map[i] >= FCQ_NUM_PRIO) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_DSCP_MAP],
+						    "dscp_map priorities must be 0..7");
+				return -EINVAL;
+			}
+		}
+		memcpy(c->dscp_map, map, 64);
+	}
+	if (tb[TCA_FCQ_LOSSLESS])
+		c->lossless = nla_get_u8(tb[TCA_FCQ_LOSSLESS]);
+	if (tb[TCA_FCQ_PAUSE_QUANTA]) {
+		c->pause_quanta = nla_get_u16(tb[TCA_FCQ_PAUSE_QUANTA]);
+		if (!c->pause_quanta) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_PAUSE_QUANTA],
+					    "pause_quanta must be 1..65535");
+			return -EINVAL;
+		}
+	}
+
+	if (out_of_range(tb[TCA_FCQ_DELAY], 0, FCQ_TIME_MAX, &c->delay))
+		return range_err(tb[TCA_FCQ_DELAY], "delay must be at most 1s");
+	if (out_of_range(tb[TCA_FCQ_OVERHEAD], 0, 256, &c->overhead))
+		return range_err(tb[TCA_FCQ_OVERHEAD], "overhead must be 0..256 bytes");
+	if (out_of_range(tb[TCA_FCQ_LIMIT], 1, FCQ_LIMIT_MAX, &c->limit))
+		return range_err(tb[TCA_FCQ_LIMIT], "limit must be 1..1000000 packets");
+	if (out_of_range(tb[TCA_FCQ_PAUSE_MAX], 0, FCQ_LONG_MAX, &c->pause_max))
+		return range_err(tb[TCA_FCQ_PAUSE_MAX], "pause_max must be at most 4s");
+	if (out_of_range(tb[TCA_FCQ_BUFFER], FCQ_BUFFER_MIN, FCQ_BUFFER_MAX,
+			 &c->buffer))
+		return range_err(tb[TCA_FCQ_BUFFER], "buffer must be 16KiB..2GiB");
+	if (out_of_range(tb[TCA_FCQ_XOFF], 0, FCQ_BUFFER_MAX, &c->xoff))
+		return range_err(tb[TCA_FCQ_XOFF], "xoff must be at most 2GiB");
+	if (out_of_range(tb[TCA_FCQ_XON], 0, FCQ_BUFFER_MAX, &c->xon))
+		return range_err(tb[TCA_FCQ_XON], "xon must be at most 2GiB");
+	if (out_of_range(tb[TCA_FCQ_ALPHA], 1, 64 * FCQ_ALPHA_ONE, &c->alpha))
+		return range_err(tb[TCA_FCQ_ALPHA], "alpha must be in (0, 64]");
+	if (out_of_range(tb[TCA_FCQ_RESUME_OFFSET], 0, FCQ_BUFFER_MAX,
+			 &c->resume_offset))
+		return range_err(tb[TCA_FCQ_RESUME_OFFSET],
+				 "resume_offset must be at most 2GiB");
+	if (out_of_range(tb[TCA_FCQ_RESERVE], 0, 1 << 20, &c->reserve))
+		return range_err(tb[TCA_FCQ_RESERVE], "reserve must be at most 1MiB");
+	if (out_of_range(tb[TCA_FCQ_HEADROOM], 0, FCQ_BUFFER_MAX / 4,
+			 &c->headroom))
+		return range_err(tb[TCA_FCQ_HEADROOM],
+				 "headroom must be at most 512MiB");
+	if (out_of_range(tb[TCA_FCQ_RESPONSE], 0, FCQ_TIME_MAX, &c->response))
+		return range_err(tb[TCA_FCQ_RESPONSE], "response must be at most 1s");
+	if (out_of_range(tb[TCA_FCQ_REFRESH], 0, FCQ_LONG_MAX, &c->refresh))
+		return range_err(tb[TCA_FCQ_REFRESH], "refresh must be at most 4s");
+
+	if (c->xoff && c->xon >= c->xoff) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_XON] ?: tb[TCA_FCQ_XOFF],
+				    "xon must be below xoff");
+		return -EINVAL;
+	}
+	if (!c->xoff && tb[TCA_FCQ_XON] && c->xon) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_XON],
+				    "xon needs a static xoff (dynamic thresholds use resume_offset)");
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fcq_port_parse);
+
+/* Apply a parsed configuration. RTNL held; takes the tree lock itself. */
+void fcq_port_commit(struct fcq_port *port, const struct fcq_port_cfg *c)
+{
+	struct fcq_port_cfg *o = &port->cfg;
+
+	sch_tree_lock(port->sch);
+	WRITE_ONCE(o->rate, c->rate);
+	WRITE_ONCE(o->delay, c->delay);
+	WRITE_ONCE(o->overhead, c->overhead);
+	o->switch_id = c->switch_id;
+	WRITE_ONCE(o->trust, c->trust);
+	memcpy(o->dscp_map, c->dscp_map, sizeof(o->dscp_map));
+	WRITE_ONCE(o->limit, c->limit);
+	WRITE_ONCE(o->lossless, c->lossless);
+	WRITE_ONCE(o->pause_max, c->pause_max);
+	o->buffer = c->buffer;
+	o->xoff = c->xoff;
+	o->xon = c->xon;
+	o->alpha = c->alpha;
+	o->resume_offset = c->resume_offset;
+	o->reserve = c->reserve;
+	o->headroom = c->headroom;
+	o->response = c->response;
+	WRITE_ONCE(o->pause_quanta, c->pause_quanta);
+	WRITE_ONCE(o->refresh, c->refresh);
+	WRITE_ONCE(port->headroom, headroom_of(port, c));
+	sch_tree_unlock(port->sch);
+
+	fcq_switch_update(port);
+}
+EXPORT_SYMBOL_GPL(fcq_port_commit);
+
+int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
+		  struct netlink_ext_ack *extack)
+{
+	struct fcq_port *port = fcq_port(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	int p;
+
+	/* First, so that destroy() after a failed init finds it ready. */
+	qdisc_watchdog_init(&port->wd, sch);
+	port->sch = sch;
+	port->dev = dev;
+	port->ops = ops;
+	port->index = -1;
+	__skb_queue_head_init(&port->wire);
+	__skb_queue_head_init(&port->ctrl);
+	spin_lock_init(&port->pause_lock);
+	port->refresh_at = U64_MAX;
+	fcq_default_cfg(&port->cfg);
+	port->headroom = headroom_of(port, &port->cfg);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		port->pause[p] = (struct fcq_pause){ 0 };
+
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG_MOD(extack, "must be the root qdisc of the device: it models the link");
+		return -EOPNOTSUPP;
+	}
+	if (dev->type != ARPHRD_ETHER) {
+		NL_SET_ERR_MSG_MOD(extack, "needs an Ethernet device");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fcq_port_init);
+
+/* Join the switch and start honouring pauses; after the options. */
+int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = fcq_switch_join(port, extack);
+	if (err)
+		return err;
+	return fcq_rx_register(port, extack);
+}
+EXPORT_SYMBOL_GPL(fcq_port_start);
+
+/* Drop every queued packet, returning its bytes to the switch. */
+void fcq_port_reset(struct Qdisc *sch)
+{
+	struct fcq_port *port = fcq_port(sch);
+	u64 now = ktime_get_ns();
+	struct sk_buff *skb;
+
+	while ((skb = port->ops->flush(port))) {
+		fcq_switch_release(port, skb, now);
+		rtnl_kfree_skbs(skb, skb);
+	}
+	fcq_link_purge(port);
+	memset(port->st.backlog, 0, sizeof(port->st.backlog));
+	sch->q.qlen = 0;
+	sch->qstats.backlog = 0;
+	port->tx_free = 0;
+	port->xoff_sent = 0;
+	port->refresh_at = U64_MAX;
+	qdisc_watchdog_cancel(&port->wd);
+}
+EXPORT_SYMBOL_GPL(fcq_port_reset);
+
+/* Survives a failed init: every step checks that it was done. */
+void fcq_port_destroy(struct Qdisc *sch)
+{
+	struct fcq_port *port = fcq_port(sch);
+
+	qdisc_watchdog_cancel(&port->wd);
+	fcq_rx_unregister(port);
+	if (port->ops)
+		fcq_port_reset(sch);
+	fcq_switch_leave(port);
+}
+EXPORT_SYMBOL_GPL(fcq_port_destroy);
+
+static u8 dscp_of(const struct sk_buff *skb)
+{
+	int off = skb_network_offset(skb);
+	u8 buf[2], *p;
+
+	switch (skb_protocol(skb, true)) {
+	case htons(ETH_P_IP):
+		p = skb_header_pointer(skb, off, 2, buf);
+		return p ? p[1] >> 2 : 0;
+	case htons(ETH_P_IPV6):
+		p = skb_header_pointer(skb, off, 2, buf);
+		return p ? ((p[0] & 0x0f) << 2 | p[1] >> 6) : 0;
+	}
+	return 0;
+}
+
+static u8 pcp_of(struct sk_buff *skb)
+{
+	u16 tci;
+
+	if (skb_vlan_tag_present(skb))
+		return skb_vlan_tag_get_prio(skb);
+	if (!__vlan_get_tag(skb, &tci))
+		return tci >> VLAN_PRIO_SHIFT;
+	return 0;
+}
+
+static u8 classify(const struct fcq_port *port, struct sk_buff *skb)
+{
+	switch (READ_ONCE(port->cfg.trust)) {
+	case FCQ_TRUST_PCP:
+		return pcp_of(skb);
+	case FCQ_TRUST_SKB:
+		return skb->priority & (FCQ_NUM_PRIO - 1);
+	default:
+		return READ_ONCE(port->cfg.dscp_map[dscp_of(skb)]);
+	}
+}
+
+static int drop(struct fcq_port *port, struct sk_buff *skb, u8 prio,
+		int reason, u64 *counter, struct sk_buff **to_free)
+{
+	(*counter)++;
+	port->st.drops[prio]++;
+	trace_drop(port->dev, prio, reason, qdisc_pkt_len(skb));
+	return qdisc_drop(skb, port->sch, to_free);
+}
+
+static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
+		       struct sk_buff **to_free)
+{
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	struct Qdisc *sch = port->sch;
+
+	cb->time = ktime_get_ns();
+	cb->prio = classify(port, skb);
+	cb->ingress = -1;
+	cb->ctrl = false;
+
+	if (unlikely(sch->q.qlen >= READ_ONCE(port->cfg.limit)))
+		return drop(port, skb, cb->prio, FCQ_DROP_LIMIT,
+			    &port->st.drop_limit, to_free);
+	switch (fcq_switch_admit(port, skb)) {
+	case FCQ_DROP_LOSSLESS_Q:
+		return drop(port, skb, cb->prio, FCQ_DROP_LOSSLESS,
+			    &port->st.drop_lossless, to_free);
+	case FCQ_DROP_LOSSY_Q:
+		return drop(port, skb, cb->prio, FCQ_DROP_LOSSY,
+			    &port->st.drop_lossy, to_free);
+	case FCQ_ADMIT:
+		break;
+	}
+
+	port->ops->queue(port, skb);
+	port->st.backlog[cb->prio] += qdisc_pkt_len(skb);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+/* Frames on the wire are MTU-sized: segment GSO packets here (as tbf). */
+static int enqueue_gso(struct sk_buff *skb, struct fcq_port *port,
+		       struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	struct sk_buff *segs, *nskb;
+	int nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs)) {
+		fcq_cb(skb)->prio = classify(port, skb);
+		return drop(port, skb, fcq_cb(skb)->prio, FCQ_DROP_GSO,
+			    &port->st.drop_gso, to_free);
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, segs, nskb) {
+		skb_mark_not_on_list(segs);
+		qdisc_skb_cb(segs)->pkt_len = segs->len;
+		if (enqueue_one(segs, port, to_free) == NET_XMIT_SUCCESS)
+			nb++;
+	}
+	/* We are the root qdisc: no ancestor's backlog to correct. */
+	return nb ? NET_XMIT_SUCCESS : NET_XMIT_DROP;
+}
+
+int fcq_port_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		     struct sk_buff **to_free)
+{
+	struct fcq_port *port = fcq_port(sch);
+
+	if (skb_is_gso(skb))
+		return enqueue_gso(skb, port, to_free);
+	return enqueue_one(skb, port, to_free);
+}
+EXPORT_SYMBOL_GPL(fcq_port_enqueue);
+
+struct sk_buff *fcq_port_dequeue(struct Qdisc *sch)
+{
+	return fcq_link_dequeue(fcq_port(sch));
+}
+EXPORT_SYMBOL_GPL(fcq_port_dequeue);
+
+/* Put the port options into an open TCA_OPTIONS nest. */
+int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb)
+{
+	const struct fcq_port_cfg *c = &port->cfg;
+
+	if (nla_put_u64_64bit(skb, TCA_FCQ_RATE, READ_ONCE(c->rate),
+			      TCA_FCQ_PAD) ||
+	    nla_put_u32(skb, TCA_FCQ_DELAY, READ_ONCE(c->delay)) ||
+	    nla_put_u32(skb, TCA_FCQ_OVERHEAD, READ_ONCE(c->overhead)) ||
+	    nla_put_u32(skb, TCA_FCQ_SWITCH, c->switch_id) ||
+	    nla_put_u8(skb, TCA_FCQ_TRUST, READ_ONCE(c->trust)) ||
+	    nla_put(skb, TCA_FCQ_DSCP_MAP, sizeof(c->dscp_map), c->dscp_map) ||
+	    nla_put_u32(skb, TCA_FCQ_LIMIT, READ_ONCE(c->limit)) ||
+	    nla_put_u8(skb, TCA_FCQ_LOSSLESS, READ_ONCE(c->lossless)) ||
+	    nla_put_u32(skb, TCA_FCQ_PAUSE_MAX, READ_ONCE(c->pause_max)) ||
+	    nla_put_u32(skb, TCA_FCQ_BUFFER, fcq_switch_buffer(port)) ||
+	    nla_put_u32(skb, TCA_FCQ_XOFF, c->xoff) ||
+	    nla_put_u32(skb, TCA_FCQ_XON, c->xon) ||
+	    nla_put_u32(skb, TCA_FCQ_ALPHA, c->alpha) ||
+	    nla_put_u32(skb, TCA_FCQ_RESUME_OFFSET, c->resume_offset) ||
+	    nla_put_u32(skb, TCA_FCQ_RESERVE, c->reserve) ||
+	    nla_put_u32(skb, TCA_FCQ_HEADROOM, c->headroom) ||
+	    nla_put_u32(skb, TCA_FCQ_RESPONSE, c->response) ||
+	    nla_put_u16(skb, TCA_FCQ_PAUSE_QUANTA, READ_ONCE(c->pause_quanta)) ||
+	    nla_put_u32(skb, TCA_FCQ_REFRESH, READ_ONCE(c->refresh)))
+		return -EMSGSIZE;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fcq_port_dump);
+
+static int dump_prio(struct sk_buff *skb, struct fcq_port *port, int p,
+		     const struct fcq_port_stats *st,
+		     const struct fcq_ingress_stats *in, u64 paused)
+{
+	struct nlattr *nest = nla_nest_start_noflag(skb, TCA_FCQ_STATS_PRIO);
+
+	if (!nest ||
+	    nla_put_u8(skb, TCA_FCQ_PRIO_ID, p) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_TX_PACKETS, st->tx_packets[p],
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_TX_BYTES, st->tx_bytes[p],
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u32(skb, TCA_FCQ_PRIO_BACKLOG, st->backlog[p]) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_DROPS, st->drops[p],
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_PFC_RX, st->pfc_rx[p],
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_PAUSED_NS, paused,
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_PFC_TX, st->pfc_tx[p],
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_XOFF, in->xoff[p],
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_XON, in->xon[p],
+			      TCA_FCQ_PRIO_PAD) ||
+	    nla_put_u32(skb, TCA_FCQ_PRIO_INGRESS, in->bytes[p]) ||
+	    nla_put_u32(skb, TCA_FCQ_PRIO_HEADROOM_MAX, in->hdrm_max[p]))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* xstats: TCA_STATS_APP holding TCA_FCQ_STATS_* (as sch_cake nests). */
+int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct fcq_port *port = fcq_port(sch);
+	u64 paused[FCQ_NUM_PRIO], now = ktime_get_ns();
+	struct fcq_ingress_stats in;
+	struct fcq_port_stats st;
+	struct sk_buff *skb = d->skb;
+	struct nlattr *stats;
+	u32 wire;
+	int p;
+
+	sch_tree_lock(sch);
+	st = port->st;
+	wire = skb_queue_len(&port->wire);
+	sch_tree_unlock(sch);
+	spin_lock_bh(&port->pause_lock);
+	st.rx_pause = port->st.rx_pause;
+	st.rx_malformed = port->st.rx_malformed;
+	st.rx_bad_opcode = port->st.rx_bad_opcode;
+	st.rx_not_lossless = port->st.rx_not_lossless;
+	st.rx_over_max = port->st.rx_over_max;
+	memcpy(st.pfc_rx, port->st.pfc_rx, sizeof(st.pfc_rx));
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		paused[p] = fcq_pause_total(&port->pause[p], now);
+	spin_unlock_bh(&port->pause_lock);
+	fcq_switch_stats(port, &in);
+
+	stats = nla_nest_start_noflag(skb, TCA_STATS_APP);
+	if (!stats)
+		return -EMSGSIZE;
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (dump_prio(skb, port, p, &st, &in, paused[p]))
+			goto fail;
+	if (nla_put_u32(skb, TCA_FCQ_STATS_WIRE, wire) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_CTRL_TX, st.ctrl_tx,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_CTRL_NOMEM, st.ctrl_nomem,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_PAUSE, st.rx_pause,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_MALFORMED, st.rx_malformed,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_BAD_OPCODE,
+			      st.rx_bad_opcode, TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_NOT_LOSSLESS,
+			      st.rx_not_lossless, TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_OVER_MAX, st.rx_over_max,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_DROP_LOSSLESS,
+			      st.drop_lossless, TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_DROP_LOSSY, st.drop_lossy,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_DROP_LIMIT, st.drop_limit,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_DROP_GSO, st.drop_gso,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u32(skb, TCA_FCQ_STATS_HEADROOM, READ_ONCE(port->headroom)) ||
+	    nla_put_u32(skb, TCA_FCQ_STATS_THRESHOLD, in.threshold) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_SW_USED, in.used,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_SW_USED_MAX, in.used_max,
+			      TCA_FCQ_STATS_PAD))
+		goto fail;
+	return nla_nest_end(skb, stats);
+
+fail:
+	nla_nest_cancel(skb, stats);
+	return -EMSGSIZE;
+}
+EXPORT_SYMBOL_GPL(fcq_port_dump_stats);

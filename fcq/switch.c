@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcq/switch.c - switches: the fcq ports of one network namespace with the
+ * same switch id, whether the namespace bridges or routes between them.
+ *
+ * A switch accounts every byte queued on any of its egress ports to the
+ * (ingress port, priority) it arrived on, found from skb->skb_iif, which the
+ * receive path sets and neither bridging nor IP forwarding changes. That is
+ * the ingress accounting of a real switch MMU (core/pfc.c holds the model);
+ * when a queue crosses its threshold the ingress port is asked to send XOFF.
+ *
+ * A port's slot keeps its thresholds after the port leaves, until every
+ * byte charged to it has left the other ports' queues: only then can a new
+ * port take the slot.
+ */
+#include <linux/netdevice.h>
+#include <linux/xarray.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <net/netns/generic.h>
+
+#include "fcq.h"
+#include "../core/link.h"
+
+struct fcq_switch {
+	struct list_head node;		/* in fcq_net.switches (RTNL) */
+	u32 id;
+	int nports;			/* RTNL */
+	struct xarray ifindex;		/* ifindex -> slot (RCU readers) */
+
+	spinlock_t lock;		/* the books below */
+	u32 size;			/* buffer, bytes */
+	struct fcq_buf buf;
+	struct fcq_port *ports[FCQ_MAX_PORTS];	/* NULL: free or leaving */
+	struct fcq_slot {
+		struct fcq_buf_cfg cfg;	/* the ingress port's thresholds */
+		u32 headroom;
+		u8 lossless;
+		struct fcq_buf_q q[FCQ_NUM_PRIO];
+		u64 xoff[FCQ_NUM_PRIO];	/* transitions */
+		u64 xon[FCQ_NUM_PRIO];
+	} slot[FCQ_MAX_PORTS];
+};
+
+struct fcq_net {
+	struct list_head switches;
+};
+
+static unsigned int fcq_net_id;
+
+static bool slot_drained(const struct fcq_slot *s)
+{
+	int p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (s->q[p].bytes)
+			return false;
+	return true;
+}
+
+/* Reserve and headroom totals and the shared pool in use. sw->lock held. */
+static void recount(struct fcq_switch *sw)
+{
+	int i, p;
+
+	sw->buf.reserve_total = 0;
+	sw->buf.headroom_total = 0;
+	sw->buf.shared_used = 0;
+	for (i = 0; i < FCQ_MAX_PORTS; i++) {
+		struct fcq_slot *s = &sw->slot[i];
+
+		for (p = 0; p < FCQ_NUM_PRIO; p++)
+			sw->buf.shared_used += fcq_buf_q_shared(&s->cfg, &s->q[p]);
+		if (!sw->ports[i])
+			continue;
+		sw->buf.reserve_total += (u64)s->cfg.reserve * FCQ_NUM_PRIO;
+		sw->buf.headroom_total += (u64)s->headroom * hweight8(s->lossless);
+	}
+}
+
+/* Copy a port's configuration into its slot. sw->lock held. */
+static void load_slot(struct fcq_switch *sw, struct fcq_port *port)
+{
+	struct fcq_slot *s = &sw->slot[port->index];
+	const struct fcq_port_cfg *c = &port->cfg;
+	int i;
+
+	if (c->buffer) {
+		sw->size = c->buffer;
+		for (i = 0; i < FCQ_MAX_PORTS; i++)
+			sw->slot[i].cfg.size = sw->size;
+	}
+	s->cfg.size = sw->size;
+	s->cfg.xoff = c->xoff;
+	s->cfg.xon = c->xon;
+	s->cfg.alpha = c->alpha;
+	s->cfg.resume_offset = c->resume_offset;
+	s->cfg.reserve = c->reserve;
+	s->headroom = port->headroom;
+	s->lossless = c->lossless;
+	recount(sw);
+}
+
+static struct fcq_switch *switch_get(struct net *net, u32 id)
+{
+	struct fcq_net *fn = net_generic(net, fcq_net_id);
+	struct fcq_switch *sw;
+
+	list_for_each_entry(sw, &fn->switches, node)
+		if (sw->id == id)
+			return sw;
+
+	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
+	if (!sw)
+		return NULL;
+	sw->id = id;
+	sw->size = FCQ_DEFAULT_BUFFER;
+	spin_lock_init(&sw->lock);
+	xa_init(&sw->ifindex);
+	list_add_tail(&sw->node, &fn->switches);
+	return sw;
+}
+
+static void switch_put(struct fcq_switch *sw)
+{
+	if (sw->nports)
+		return;
+	list_del(&sw->node);
+	xa_destroy(&sw->ifindex);
+	kfree(sw);
+}
+
+int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = port->dev;
+	struct fcq_switch *sw;
+	int i, err;
+
+	ASSERT_RTNL();
+	sw = switch_get(dev_net(dev), port->cfg.switch_id);
+	if (!sw)
+		return -ENOMEM;
+
+	spin_lock_bh(&sw->lock);
+	for (i = 0; i < FCQ_MAX_PORTS; i++)
+		if (!sw->ports[i] && slot_drained(&sw->slot[i]))
+			break;
+	if (i < FCQ_MAX_PORTS) {
+		/* A previous user of the slot may have left counters. */
+		memset(&sw->slot[i], 0, sizeof(sw->slot[i]));
+		sw->ports[i] = port;
+	}
+	spin_unlock_bh(&sw->lock);
+	if (i == FCQ_MAX_PORTS) {
+		NL_SET_ERR_MSG_MOD(extack, "switch has no free port slot (64 ports)");
+		err = -ENOSPC;
+		goto out_put;
+	}
+
+	err = xa_err(xa_store(&sw->ifindex, dev->ifindex, xa_mk_value(i),
+			      GFP_KERNEL));
+	if (err) {
+		spin_lock_bh(&sw->lock);
+		sw->ports[i] = NULL;
+		spin_unlock_bh(&sw->lock);
+		goto out_put;
+	}
+	port->index = i;
+	port->sw = sw;
+	sw->nports++;
+	fcq_switch_update(port);
+	return 0;
+
+out_put:
+	switch_put(sw);
+	return err;
+}
+
+void fcq_switch_leave(struct fcq_port *port)
+{
+	struct fcq_switch *sw = port->sw;
+
+	ASSERT_RTNL();
+	if (!sw)
+		return;
+	xa_erase(&sw->ifindex, port->dev->ifindex);
+	spin_lock_bh(&sw->lock);
+	sw->ports[port->index] = NULL;
+	recount(sw);
+	spin_unlock_bh(&sw->lock);
+	/* Other ports' enqueues may still hold this port to kick it. */
+	synchronize_net();
+	port->sw = NULL;
+	port->index = -1;
+	sw->nports--;
+	switch_put(sw);
+}
+
+void fcq_switch_update(struct fcq_port *port)
+{
+	struct fcq_switch *sw = port->sw;
+
+	if (!sw)
+		return;
+	spin_lock_bh(&sw->lock);
+	load_slot(sw, port);
+	spin_unlock_bh(&sw->lock);
+}
+
+u32 fcq_switch_buffer(const struct fcq_port *port)
+{
+	return port->sw ? READ_ONCE(port->sw->size) : FCQ_DEFAULT_BUFFER;
+}
+
+/* Ask @ing to tell its upstream (sw->lock held; kicked after unlock). */
+static struct fcq_port *want_pause(struct fcq_port *ing, u8 prio, bool xoff,
+				   u64 now)
+{
+	if (!ing || !ing->ops->sends_pfc)
+		return NULL;
+	if (xoff)
+		set_bit(prio, &ing->xoff_want);
+	else
+		clear_bit(prio, &ing->xoff_want);
+	WRITE_ONCE(ing->xoff_since, now);
+	return ing;
+}
+
+static void kick(struct fcq_port *port)
+{
+	if (port)
+		__netif_schedule(port->sch);
+}
+
+enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb)
+{
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	struct fcq_switch *sw = egress->sw;
+	struct fcq_port *notify = NULL;
+	enum fcq_buf_event ev;
+	struct fcq_slot *s;
+	bool lossless, ok;
+	void *entry;
+	int i;
+
+	cb->ingress = -1;
+	entry = xa_load(&sw->ifindex, skb->skb_iif);
+	if (!entry)
+		return FCQ_ADMIT;	/* local traffic: the host role */
+	i = xa_to_value(entry);
+
+	spin_lock(&sw->lock);
+	s = &sw->slot[i];
+	lossless = s->lossless & BIT(cb->prio);
+	ok = fcq_buf_admit(&s->cfg, &sw->buf, &s->q[cb->prio], s->headroom,
+			   lossless, qdisc_pkt_len(skb), &ev);
+	if (ok)
+		cb->ingress = i;
+	if (ev == FCQ_BUF_XOFF) {
+		s->xoff[cb->prio]++;
+		notify = want_pause(sw->ports[i], cb->prio, true, cb->time);
+	}
+	spin_unlock(&sw->lock);
+	kick(notify);
+
+	if (ok)
+		return FCQ_ADMIT;
+	return lossless ? FCQ_DROP_LOSSLESS_Q : FCQ_DROP_LOSSY_Q;
+}
+
+void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
+			u64 now)
+{
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	struct fcq_switch *sw = egress->sw;
+	struct fcq_port *notify = NULL;
+	struct fcq_slot *s;
+
+	if (cb->ingress < 0)
+		return;
+	spin_lock(&sw->lock);
+	s = &sw->slot[cb->ingress];
+	if (fcq_buf_release(&s->cfg, &sw->buf, &s->q[cb->prio],
+			    qdisc_pkt_len(skb)) == FCQ_BUF_XON) {
+		s->xon[cb->prio]++;
+		notify = want_pause(sw->ports[cb->ingress], cb->prio, false, now);
+	}
+	spin_unlock(&sw->lock);
+	kick(notify);
+	cb->ingress = -1;
+}
+
+void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st)
+{
+	struct fcq_switch *sw = port->sw;
+	struct fcq_slot *s;
+	int p;
+
+	memset(st, 0, sizeof(*st));
+	if (!sw)
+		return;
+	spin_lock_bh(&sw->lock);
+	s = &sw->slot[port->index];
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		st->bytes[p] = s->q[p].bytes;
+		st->hdrm_max[p] = s->q[p].hdrm_max;
+		st->xoff[p] = s->xoff[p];
+		st->xon[p] = s->xon[p];
+	}
+	st->threshold = min_t(u64, fcq_buf_threshold(&s->cfg, &sw->buf), U32_MAX);
+	st->used = sw->buf.used;
+	st->used_max = sw->buf.used_max;
+	spin_unlock_bh(&sw->lock);
+}
+
+/* Generic netlink dump of one switch; returns -EMSGSIZE if it did not fit. */
+static int dump_switch(struct fcq_switch *sw, struct sk_buff *skb,
+		       struct netlink_callback *cb)
+{
+	void *hdr;
+	int i;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &fcq_genl_family, NLM_F_MULTI, FCQ_CMD_SWITCH_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+
+	spin_lock_bh(&sw->lock);
+	if (nla_put_u32(skb, FCQ_A_SWITCH, sw->id) ||
+	    nla_put_u64_64bit(skb, FCQ_A_BUFFER, sw->size, FCQ_A_PAD) ||
+	    nla_put_u64_64bit(skb, FCQ_A_USED, sw->buf.used, FCQ_A_PAD) ||
+	    nla_put_u64_64bit(skb, FCQ_A_USED_MAX, sw->buf.used_max, FCQ_A_PAD))
+		goto fail;
+	for (i = 0; i < FCQ_MAX_PORTS; i++) {
+		struct fcq_port *port = sw->ports[i];
+		struct fcq_slot *s = &sw->slot[i];
+		u32 ingress[FCQ_NUM_PRIO];
+		struct nlattr *nest;
+		u8 xoff = 0;
+		int p;
+
+		if (!port)
+			continue;
+		for (p = 0; p < FCQ_NUM_PRIO; p++) {
+			ingress[p] = s->q[p].bytes;
+			if (s->q[p].xoff)
+				xoff |= BIT(p);
+		}
+		nest = nla_nest_start(skb, FCQ_A_PORT);
+		if (!nest ||
+		    nla_put_u32(skb, FCQ_A_PORT_IFINDEX, port->dev->ifindex) ||
+		    nla_put_string(skb, FCQ_A_PORT_KIND, port->sch->ops->id) ||
+		    nla_put_u8(skb, FCQ_A_PORT_XOFF, xoff) ||
+		    nla_put(skb, FCQ_A_PORT_INGRESS, sizeof(ingress), ingress) ||
+		    nla_put_u32(skb, FCQ_A_PORT_HEADROOM, s->headroom))
+			goto fail;
+		nla_nest_end(skb, nest);
+	}
+	spin_unlock_bh(&sw->lock);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+fail:
+	spin_unlock_bh(&sw->lock);
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct fcq_net *fn = net_generic(sock_net(skb->sk), fcq_net_id);
+	struct fcq_switch *sw;
+	long n = 0;
+
+	rtnl_lock();
+	list_for_each_entry(sw, &fn->switches, node) {
+		if (n++ < cb->args[0])
+			continue;
+		if (dump_switch(sw, skb, cb))
+			break;
+		cb->args[0] = n;
+	}
+	rtnl_unlock();
+	return skb->len;
+}
+
+static int __net_init fcq_net_init(struct net *net)
+{
+	struct fcq_net *fn = net_generic(net, fcq_net_id);
+
+	INIT_LIST_HEAD(&fn->switches);
+	return 0;
+}
+
+static void __net_exit fcq_net_exit(struct net *net)
+{
+	struct fcq_net *fn = net_generic(net, fcq_net_id);
+
+	/* Devices, and with them the qdiscs, are gone before pernet exit. */
+	WARN_ON_ONCE(!list_empty(&fn->switches));
+}
+
+static struct pernet_operations fcq_net_ops = {
+	.init = fcq_net_init,
+	.exit = fcq_net_exit,
+	.id = &fcq_net_id,
+	.size = sizeof(struct fcq_net),
+};
+
+int fcq_switch_register(void)
+{
+	return register_pernet_subsys(&fcq_net_ops);
+}
+
+void fcq_switch_unregister(void)
+{
+	unregister_pernet_subsys(&fcq_net_ops);
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fcq/trace.h - tracepoints fcq:*. Times are ktime_get_ns() values, the
+ * clock of the link model, so events of different ports compare directly.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM fcq
+
+#if !defined(_FCQ_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _FCQ_TRACE_H
+
+#include <linux/netdevice.h>
+#include <linux/tracepoint.h>
+
+/* A PFC/PAUSE frame started serializing on @dev. */
+TRACE_EVENT(pause_tx,
+	TP_PROTO(const struct net_device *dev, u8 enable, const u16 *quanta,
+		 u64 start, u64 release),
+	TP_ARGS(dev, enable, quanta, start, release),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, enable)
+		__array(u16, quanta, 8)
+		__field(u64, start)
+		__field(u64, release)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->enable = enable;
+		memcpy(__entry->quanta, quanta, sizeof(__entry->quanta));
+		__entry->start = start;
+		__entry->release = release;
+	),
+	TP_printk("dev=%s enable=0x%02x quanta=%u,%u,%u,%u,%u,%u,%u,%u start=%llu release=%llu",
+		  __entry->dev, __entry->enable,
+		  __entry->quanta[0], __entry->quanta[1], __entry->quanta[2],
+		  __entry->quanta[3], __entry->quanta[4], __entry->quanta[5],
+		  __entry->quanta[6], __entry->quanta[7],
+		  __entry->start, __entry->release)
+);
+
+/*
+ * @dev honoured a PFC/PAUSE frame at @now; the serializer finishes the frame
+ * it is sending at @stop, after which the paused classes stay silent.
+ */
+TRACE_EVENT(pause_rx,
+	TP_PROTO(const struct net_device *dev, u16 opcode, u8 enable,
+		 const u16 *quanta, u64 now, u64 stop),
+	TP_ARGS(dev, opcode, enable, quanta, now, stop),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u16, opcode)
+		__field(u8, enable)
+		__array(u16, quanta, 8)
+		__field(u64, now)
+		__field(u64, stop)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->opcode = opcode;
+		__entry->enable = enable;
+		memcpy(__entry->quanta, quanta, sizeof(__entry->quanta));
+		__entry->now = now;
+		__entry->stop = stop;
+	),
+	TP_printk("dev=%s opcode=0x%04x enable=0x%02x quanta=%u,%u,%u,%u,%u,%u,%u,%u now=%llu stop=%llu",
+		  __entry->dev, __entry->opcode, __entry->enable,
+		  __entry->quanta[0], __entry->quanta[1], __entry->quanta[2],
+		  __entry->quanta[3], __entry->quanta[4], __entry->quanta[5],
+		  __entry->quanta[6], __entry->quanta[7],
+		  __entry->now, __entry->stop)
+);
+
+#define FCQ_DROP_REASONS				\
+	EM(FCQ_DROP_LIMIT, "limit")			\
+	EM(FCQ_DROP_LOSSY, "lossy")			\
+	EM(FCQ_DROP_LOSSLESS, "lossless")		\
+	EM(FCQ_DROP_GSO, "gso")				\
+	EMe(FCQ_DROP_RX_MALFORMED, "rx_malformed")
+
+#ifndef FCQ_DROP_ENUM_ONCE
+#define FCQ_DROP_ENUM_ONCE
+#undef EM
+#undef EMe
+#define EM(a, b) a,
+#define EMe(a, b) a
+enum fcq_drop_reason { FCQ_DROP_REASONS };
+#endif
+
+#undef EM
+#undef EMe
+#define EM(a, b) TRACE_DEFINE_ENUM(a);
+#define EMe(a, b) TRACE_DEFINE_ENUM(a);
+FCQ_DROP_REASONS
+#undef EM
+#undef EMe
+#define EM(a, b) { a, b },
+#define EMe(a, b) { a, b }
+
+/* fcq dropped a packet or a frame on @dev. */
+TRACE_EVENT(drop,
+	TP_PROTO(const struct net_device *dev, u8 prio, int reason, u32 len),
+	TP_ARGS(dev, prio, reason, len),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, prio)
+		__field(int, reason)
+		__field(u32, len)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->prio = prio;
+		__entry->reason = reason;
+		__entry->len = len;
+	),
+	TP_printk("dev=%s prio=%u reason=%s len=%u", __entry->dev,
+		  __entry->prio,
+		  __print_symbolic(__entry->reason, FCQ_DROP_REASONS),
+		  __entry->len)
+);
+
+#undef EM
+#undef EMe
+
+#endif /* _FCQ_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>

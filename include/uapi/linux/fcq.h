@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * fcq: lossless-Ethernet flow control qdiscs - user API.
+ *
+ * Shared by the kernel modules, the tc plugins and the tools. Only
+ * <linux/types.h> is required; nothing here depends on attributes newer than
+ * Linux 6.1. Attribute numbers are ABI: append, never renumber.
+ */
+#ifndef _UAPI_LINUX_FCQ_H
+#define _UAPI_LINUX_FCQ_H
+
+#include <linux/types.h>
+
+#define FCQ_NUM_PRIO	8
+
+/* Where a port takes a packet's priority (0..7) from. */
+enum fcq_trust {
+	FCQ_TRUST_DSCP,		/* IP DSCP through the DSCP map (DSCP >> 3) */
+	FCQ_TRUST_PCP,		/* 802.1Q PCP of a VLAN tag, else 0 */
+	FCQ_TRUST_SKB,		/* skb->priority & 7: a host's own traffic */
+};
+
+/*
+ * TCA_OPTIONS of every fcq qdisc: these port attributes, then the scheme's
+ * own attributes from TCA_FCQ_SCHEME_BASE on, in the same nest.
+ */
+enum {
+	TCA_FCQ_UNSPEC,
+	TCA_FCQ_PAD,
+	TCA_FCQ_RATE,		/* u64, bytes/s: emulated line rate */
+	TCA_FCQ_DELAY,		/* u32, ns: one-way wire delay */
+	TCA_FCQ_OVERHEAD,	/* u32, bytes a frame costs beyond skb->len */
+	TCA_FCQ_SWITCH,		/* u32: switch id within the netns */
+	TCA_FCQ_TRUST,		/* u8: enum fcq_trust */
+	TCA_FCQ_DSCP_MAP,	/* binary, 64 x u8: priority of each DSCP */
+	TCA_FCQ_LIMIT,		/* u32, packets this port may queue */
+	TCA_FCQ_LOSSLESS,	/* u8: mask of lossless priorities */
+	TCA_FCQ_PAUSE_MAX,	/* u32, ns: longest pause a received frame may
+				 * impose; longer ones are dropped (0 = any)
+				 */
+	/* Buffer model of the switch (see Documentation/pfc.rst). */
+	TCA_FCQ_BUFFER,		/* u32, bytes: the switch's buffer (switch-wide) */
+	TCA_FCQ_XOFF,		/* u32, bytes: static threshold; 0 = dynamic */
+	TCA_FCQ_XON,		/* u32, bytes: static resume level */
+	TCA_FCQ_ALPHA,		/* u32, Q16: dynamic threshold factor */
+	TCA_FCQ_RESUME_OFFSET,	/* u32, bytes: dynamic resume hysteresis */
+	TCA_FCQ_RESERVE,	/* u32, bytes guaranteed per (port, priority) */
+	TCA_FCQ_HEADROOM,	/* u32, bytes per (port, lossless priority);
+				 * 0 = computed from rate, delay, MTU, response
+				 */
+	TCA_FCQ_RESPONSE,	/* u32, ns: upstream reaction allowance */
+	TCA_FCQ_PAUSE_QUANTA,	/* u16: quanta each XOFF frame asks for */
+	TCA_FCQ_REFRESH,	/* u32, ns: XOFF refresh period; 0 = half of
+				 * the pause
+				 */
+	__TCA_FCQ_MAX
+};
+#define TCA_FCQ_MAX		(__TCA_FCQ_MAX - 1)
+#define TCA_FCQ_SCHEME_BASE	32
+
+#define FCQ_ALPHA_SHIFT		16	/* TCA_FCQ_ALPHA is alpha << 16 */
+
+/* pfc: standard 802.1Qbb PFC */
+enum {
+	TCA_PFC_STRICT = TCA_FCQ_SCHEME_BASE,	/* u8: mask of strict priorities */
+	TCA_PFC_QUANTA,		/* binary, 8 x u32: DRR quantum of each priority */
+	__TCA_PFC_MAX
+};
+#define TCA_PFC_MAX		(__TCA_PFC_MAX - 1)
+
+/*
+ * xstats of every fcq qdisc: nested attributes in TCA_STATS_APP. Counters
+ * are u64 unless noted; the scheme's own counters nest in
+ * TCA_FCQ_STATS_SCHEME.
+ */
+enum {
+	TCA_FCQ_STATS_UNSPEC,
+	TCA_FCQ_STATS_PAD,
+	TCA_FCQ_STATS_PRIO,		/* nested TCA_FCQ_PRIO_*, one per priority */
+	TCA_FCQ_STATS_WIRE,		/* u32: frames on the wire now */
+	TCA_FCQ_STATS_CTRL_TX,		/* control frames sent */
+	TCA_FCQ_STATS_CTRL_NOMEM,	/* control frames not built: no memory */
+	TCA_FCQ_STATS_RX_PAUSE,		/* 802.3x PAUSE frames honoured */
+	TCA_FCQ_STATS_RX_MALFORMED,	/* truncated, or not to 01:80:C2:00:00:01 */
+	TCA_FCQ_STATS_RX_BAD_OPCODE,	/* MAC Control opcode not PAUSE/PFC */
+	TCA_FCQ_STATS_RX_NOT_LOSSLESS,	/* PFC for a priority not lossless here */
+	TCA_FCQ_STATS_RX_OVER_MAX,	/* pause longer than pause_max */
+	TCA_FCQ_STATS_DROP_LOSSLESS,	/* lossless packets dropped: headroom full */
+	TCA_FCQ_STATS_DROP_LOSSY,	/* lossy packets over their threshold */
+	TCA_FCQ_STATS_DROP_LIMIT,	/* packets over the port's limit */
+	TCA_FCQ_STATS_DROP_GSO,		/* GSO packets that failed to segment */
+	TCA_FCQ_STATS_HEADROOM,		/* u32: headroom in effect, bytes */
+	TCA_FCQ_STATS_THRESHOLD,	/* u32: this port's pause threshold now */
+	TCA_FCQ_STATS_SW_USED,		/* bytes buffered in the switch now */
+	TCA_FCQ_STATS_SW_USED_MAX,	/* peak of the above */
+	TCA_FCQ_STATS_SCHEME = 32,	/* nested, scheme-specific */
+	__TCA_FCQ_STATS_MAX
+};
+#define TCA_FCQ_STATS_MAX	(__TCA_FCQ_STATS_MAX - 1)
+
+/* One priority of a port: as an egress (tx, pauses honoured) and as an
+ * ingress (bytes it buffered in the switch, pauses it sent).
+ */
+enum {
+	TCA_FCQ_PRIO_UNSPEC,
+	TCA_FCQ_PRIO_PAD,
+	TCA_FCQ_PRIO_ID,		/* u8: the priority */
+	TCA_FCQ_PRIO_TX_PACKETS,	/* data frames sent */
+	TCA_FCQ_PRIO_TX_BYTES,
+	TCA_FCQ_PRIO_BACKLOG,		/* u32: bytes queued for this egress */
+	TCA_FCQ_PRIO_DROPS,		/* packets dropped at this egress */
+	TCA_FCQ_PRIO_PFC_RX,		/* PFC frames received for it */
+	TCA_FCQ_PRIO_PAUSED_NS,		/* time this egress class was paused */
+	TCA_FCQ_PRIO_PFC_TX,		/* PFC frames sent for it (XOFF, refresh, XON) */
+	TCA_FCQ_PRIO_XOFF,		/* XOFF transitions of this ingress */
+	TCA_FCQ_PRIO_XON,		/* XON transitions */
+	TCA_FCQ_PRIO_INGRESS,		/* u32: bytes buffered from this ingress */
+	TCA_FCQ_PRIO_HEADROOM_MAX,	/* u32: peak headroom used */
+	__TCA_FCQ_PRIO_MAX
+};
+#define TCA_FCQ_PRIO_MAX	(__TCA_FCQ_PRIO_MAX - 1)
+
+/*
+ * Generic netlink family "fcq": switch state for tools, events for
+ * monitors (multicast group "events").
+ */
+#define FCQ_GENL_NAME		"fcq"
+#define FCQ_GENL_VERSION	1
+#define FCQ_GENL_MCGRP_EVENTS	"events"
+
+enum {
+	FCQ_CMD_UNSPEC,
+	FCQ_CMD_SWITCH_GET,	/* dump: the switches of this netns */
+	FCQ_CMD_EVENT,		/* multicast: something happened on a port */
+	__FCQ_CMD_MAX
+};
+#define FCQ_CMD_MAX		(__FCQ_CMD_MAX - 1)
+
+enum fcq_event {
+	FCQ_EVENT_PAUSE_TX = 1,	/* a port sent PFC/PAUSE */
+	FCQ_EVENT_PAUSE_RX,	/* a port honoured one */
+};
+
+enum {
+	FCQ_A_UNSPEC,
+	FCQ_A_PAD,
+	FCQ_A_SWITCH,		/* u32: switch id */
+	FCQ_A_BUFFER,		/* u64: buffer size, bytes */
+	FCQ_A_USED,		/* u64: bytes buffered now */
+	FCQ_A_USED_MAX,		/* u64 */
+	FCQ_A_PORT,		/* nested FCQ_A_PORT_*, repeated */
+	FCQ_A_EVENT,		/* u8: enum fcq_event */
+	FCQ_A_IFINDEX,		/* u32 */
+	FCQ_A_PRIO_MASK,	/* u8: classes the frame addressed */
+	FCQ_A_QUANTA,		/* binary, 8 x u16 */
+	FCQ_A_TIME,		/* u64, ns of CLOCK_MONOTONIC */
+	__FCQ_A_MAX
+};
+#define FCQ_A_MAX		(__FCQ_A_MAX - 1)
+
+enum {
+	FCQ_A_PORT_UNSPEC,
+	FCQ_A_PORT_IFINDEX,	/* u32 */
+	FCQ_A_PORT_KIND,	/* string: the qdisc kind */
+	FCQ_A_PORT_XOFF,	/* u8: priorities in XOFF toward the upstream */
+	FCQ_A_PORT_INGRESS,	/* binary, 8 x u32: bytes buffered per priority */
+	FCQ_A_PORT_HEADROOM,	/* u32 */
+	__FCQ_A_PORT_MAX
+};
+#define FCQ_A_PORT_MAX		(__FCQ_A_PORT_MAX - 1)
+
+#endif /* _UAPI_LINUX_FCQ_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_pfc.c - IEEE 802.1Qbb Priority-based Flow Control for a Linux switch
+ * port or host NIC: the baseline every fcq scheme is compared with.
+ *
+ * Principles
+ * ----------
+ * Eight priority classes, each a FIFO. Transmission selection is 802.1Qaz
+ * ETS: the classes in `strict` go first (higher priority first), the rest
+ * share the link by DRR with per-class quanta (core/ets.c).
+ *
+ * As a switch port, every packet queued here is charged to the (ingress
+ * port, priority) it came in on (fcq/switch.c). A lossless queue that
+ * crosses its static or dynamic threshold makes its ingress port send a PFC
+ * XOFF upstream, refreshed while it holds, and XON (quanta 0) when it drains
+ * (core/pfc.c). Headroom absorbs what was already on the wire.
+ *
+ * As any port, received PFC and 802.3x PAUSE frames stop the paused
+ * classes from starting on the serializer until their quanta expire or a
+ * zero-quanta frame resumes them (fcq/rx.c, fcq/link.c). A host NIC is the
+ * same qdisc on a device whose traffic is locally generated: it honours
+ * pauses and never sends them.
+ */
+#include <linux/module.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+
+#include "../fcq/compat.h"
+#include "../fcq/fcq.h"
+#include "../core/ets.h"
+
+#define PFC_QUANTUM_MIN		64
+#define PFC_QUANTUM_MAX		(1 << 20)
+
+struct pfc_sched {
+	struct fcq_port port;		/* first: fcq_port() */
+	struct sk_buff_head q[FCQ_NUM_PRIO];
+	struct fcq_ets ets;
+};
+
+static const struct nla_policy pfc_policy[TCA_PFC_MAX + 1] = {
+	FCQ_PORT_POLICY,
+	[TCA_PFC_STRICT] = { .type = NLA_U8 },
+	[TCA_PFC_QUANTA] = NLA_POLICY_EXACT_LEN(FCQ_NUM_PRIO * sizeof(u32)),
+};
+
+static struct pfc_sched *pfc_of(struct fcq_port *port)
+{
+	return container_of(port, struct pfc_sched, port);
+}
+
+static void pfc_queue(struct fcq_port *port, struct sk_buff *skb)
+{
+	__skb_queue_tail(&pfc_of(port)->q[fcq_cb(skb)->prio], skb);
+}
+
+static struct sk_buff *pfc_pick(struct fcq_port *port, u64 now, u64 *retry)
+{
+	struct pfc_sched *q = pfc_of(port);
+	u32 len[FCQ_NUM_PRIO] = { 0 };
+	u8 ready = 0;
+	int p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		struct sk_buff *skb = skb_peek(&q->q[p]);
+
+		if (!skb)
+			continue;
+		if (fcq_port_paused(port, p, now)) {
+			*retry = min(*retry, READ_ONCE(port->pause[p].until));
+			continue;
+		}
+		ready |= BIT(p);
+		len[p] = qdisc_pkt_len(skb);
+	}
+	p = fcq_ets_pick(&q->ets, ready, len);
+	return p < 0 ? NULL : __skb_dequeue(&q->q[p]);
+}
+
+static struct sk_buff *pfc_flush(struct fcq_port *port)
+{
+	struct pfc_sched *q = pfc_of(port);
+	int p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (!skb_queue_empty(&q->q[p]))
+			return __skb_dequeue(&q->q[p]);
+	return NULL;
+}
+
+static const struct fcq_scheme_ops pfc_ops = {
+	.queue = pfc_queue,
+	.pick = pfc_pick,
+	.flush = pfc_flush,
+	.sends_pfc = true,
+};
+
+static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	struct pfc_sched *q = qdisc_priv(sch);
+	u32 quanta[FCQ_NUM_PRIO];
+	struct nlattr *tb[TCA_PFC_MAX + 1];
+	struct fcq_port_cfg cfg;
+	int err, p;
+
+	if (!opt)
+		return 0;
+	err = nla_parse_nested(tb, TCA_PFC_MAX, opt, pfc_policy, extack);
+	if (err < 0)
+		return err;
+	err = fcq_port_parse(&q->port, tb, &cfg, extack);
+	if (err)
+		return err;
+
+	memcpy(quanta, q->ets.quantum, sizeof(quanta));
+	if (tb[TCA_PFC_QUANTA]) {
+		memcpy(quanta, nla_data(tb[TCA_PFC_QUANTA]), sizeof(quanta));
+		for (p = 0; p < FCQ_NUM_PRIO; p++) {
+			if (quanta[p] < PFC_QUANTUM_MIN ||
+			    quanta[p] > PFC_QUANTUM_MAX) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PFC_QUANTA],
+						    "quanta must be 64..1048576 bytes each");
+				return -EINVAL;
+			}
+		}
+	}
+
+	fcq_port_commit(&q->port, &cfg);
+	sch_tree_lock(sch);
+	if (tb[TCA_PFC_STRICT])
+		q->ets.strict = nla_get_u8(tb[TCA_PFC_STRICT]);
+	memcpy(q->ets.quantum, quanta, sizeof(quanta));
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int pfc_init(struct Qdisc *sch, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
+{
+	struct pfc_sched *q = qdisc_priv(sch);
+	int err, p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		__skb_queue_head_init(&q->q[p]);
+		q->ets.quantum[p] = psched_mtu(qdisc_dev(sch));
+	}
+	err = fcq_port_init(sch, &pfc_ops, extack);
+	if (err)
+		return err;
+	err = pfc_change(sch, opt, extack);
+	if (err)
+		return err;
+	return fcq_port_start(&q->port, extack);
+}
+
+static int pfc_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct pfc_sched *q = qdisc_priv(sch);
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (fcq_port_dump(&q->port, skb) ||
+	    nla_put_u8(skb, TCA_PFC_STRICT, READ_ONCE(q->ets.strict)) ||
+	    nla_put(skb, TCA_PFC_QUANTA, sizeof(q->ets.quantum),
+		    q->ets.quantum))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static struct Qdisc_ops pfc_qdisc_ops __read_mostly = {
+	.id		= "pfc",
+	.priv_size	= sizeof(struct pfc_sched),
+	.enqueue	= fcq_port_enqueue,
+	.dequeue	= fcq_port_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= pfc_init,
+	.reset		= fcq_port_reset,
+	.destroy	= fcq_port_destroy,
+	.change		= pfc_change,
+	.dump		= pfc_dump,
+	.dump_stats	= fcq_port_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init pfc_module_init(void)
+{
+	return register_qdisc(&pfc_qdisc_ops);
+}
+
+static void __exit pfc_module_exit(void)
+{
+	unregister_qdisc(&pfc_qdisc_ops);
+}
+
+module_init(pfc_module_init);
+module_exit(pfc_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("IEEE 802.1Qbb PFC switch port / host NIC qdisc (fcq)");
+MODULE_ALIAS_NET_SCH("pfc");
