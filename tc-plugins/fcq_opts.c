@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcq_opts.c - port options and xstats shared by the fcq tc plugins.
+ *
+ * The plugin rejects what it cannot encode (not a number, a negative time,
+ * an unknown word); ranges are the kernel's to check, so that every client
+ * gets the same answer and the message names the option either way.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fcq_opts.h"
+#include <uapi/linux/fcq.h>
+
+#define MAXLEN 1024
+
+void fcq_bad(const char *opt, const char *value, const char *why)
+{
+	fprintf(stderr, "Error: %s \"%s\": %s\n", opt, value, why);
+	exit(2);
+}
+
+__u8 fcq_get_prios(const char *opt, const char *arg)
+{
+	char *copy, *tok, *save = NULL, *end;
+	__u8 mask = 0;
+
+	if (!strcmp(arg, "all"))
+		return 0xff;
+	if (!strcmp(arg, "none"))
+		return 0;
+	copy = strdup(arg);
+	if (!copy)
+		fcq_bad(opt, arg, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		long p = strtol(tok, &end, 10);
+
+		if (*end || end == tok || p < 0 || p > 7)
+			fcq_bad(opt, arg, "expected all, none or priorities 0..7 like 3,4");
+		mask |= 1u << p;
+	}
+	free(copy);
+	return mask;
+}
+
+static void put_u32(struct nlmsghdr *n, int type, __u32 v)
+{
+	addattr_l(n, MAXLEN, type, &v, sizeof(v));
+}
+
+static __u32 size_arg(const char *opt, const char *arg)
+{
+	unsigned int v;
+
+	if (get_size(&v, arg))
+		fcq_bad(opt, arg, "expected a size like 1500, 64kb, 12mb");
+	return v;
+}
+
+/* A time in ns that fits the kernel's u32 attribute (checked there too). */
+static __u32 time_arg(const char *opt, const char *arg)
+{
+	__s64 t;
+
+	if (get_time64(&t, arg) || t < 0 || t > UINT32_MAX)
+		fcq_bad(opt, arg, "expected a time like 250us, 1ms (at most 4s)");
+	return t;
+}
+
+static __u32 uint_arg(const char *opt, const char *arg)
+{
+	__u32 v;
+
+	if (get_u32(&v, arg, 0))
+		fcq_bad(opt, arg, "expected a non-negative integer");
+	return v;
+}
+
+/* alpha as a decimal (0.125) or a fraction (1/8), sent as Q16. */
+static __u32 alpha_arg(const char *opt, const char *arg)
+{
+	char *end;
+	double a = strtod(arg, &end), d;
+
+	if (*end == '/') {
+		d = strtod(end + 1, &end);
+		if (d <= 0)
+			fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
+		a /= d;
+	}
+	if (*end || end == arg || a <= 0 || a * 65536 > UINT32_MAX)
+		fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
+	return (__u32)(a * 65536 + 0.5) ?: 1;
+}
+
+static void dscp_map_arg(const char *opt, const char *arg,
+			 struct nlmsghdr *n)
+{
+	char *copy = strdup(arg), *tok, *save = NULL, *end;
+	__u8 map[64];
+	int i;
+
+	if (!copy)
+		fcq_bad(opt, arg, "out of memory");
+	for (i = 0; i < 64; i++)
+		map[i] = i >> 3;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		long d = strtol(tok, &end, 0), p;
+
+		if (*end != ':' || end == tok || d < 0 || d > 63)
+			fcq_bad(opt, arg, "expected DSCP:PRIO pairs like 26:3,46:5");
+		p = strtol(end + 1, &end, 0);
+		if (*end || p < 0 || p > 255)
+			fcq_bad(opt, arg, "expected DSCP:PRIO pairs like 26:3,46:5");
+		map[d] = p;
+	}
+	free(copy);
+	addattr_l(n, MAXLEN, TCA_FCQ_DSCP_MAP, map, sizeof(map));
+}
+
+int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
+{
+	static const struct {
+		const char *name;
+		int type;
+		__u32 (*get)(const char *opt, const char *arg);
+	} u32_opts[] = {
+		{ "delay", TCA_FCQ_DELAY, time_arg },
+		{ "overhead", TCA_FCQ_OVERHEAD, size_arg },
+		{ "switch", TCA_FCQ_SWITCH, uint_arg },
+		{ "limit", TCA_FCQ_LIMIT, uint_arg },
+		{ "pause_max", TCA_FCQ_PAUSE_MAX, time_arg },
+		{ "buffer", TCA_FCQ_BUFFER, size_arg },
+		{ "xoff", TCA_FCQ_XOFF, size_arg },
+		{ "xon", TCA_FCQ_XON, size_arg },
+		{ "alpha", TCA_FCQ_ALPHA, alpha_arg },
+		{ "resume_offset", TCA_FCQ_RESUME_OFFSET, size_arg },
+		{ "reserve", TCA_FCQ_RESERVE, size_arg },
+		{ "headroom", TCA_FCQ_HEADROOM, size_arg },
+		{ "response", TCA_FCQ_RESPONSE, time_arg },
+		{ "refresh", TCA_FCQ_REFRESH, time_arg },
+	};
+	int argc = *argcp;
+	char **argv = *argvp;
+	const char *opt = *argv;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(u32_opts) / sizeof(u32_opts[0]); i++)
+		if (!strcmp(opt, u32_opts[i].name))
+			break;
+
+	if (i < sizeof(u32_opts) / sizeof(u32_opts[0])) {
+		NEXT_ARG();
+		/* "auto" means 0 for headroom and refresh: computed. */
+		if ((u32_opts[i].type == TCA_FCQ_HEADROOM ||
+		     u32_opts[i].type == TCA_FCQ_REFRESH) &&
+		    !strcmp(*argv, "auto"))
+			put_u32(n, u32_opts[i].type, 0);
+		else if (u32_opts[i].type == TCA_FCQ_XOFF &&
+			 !strcmp(*argv, "dynamic"))
+			put_u32(n, u32_opts[i].type, 0);
+		else
+			put_u32(n, u32_opts[i].type,
+				u32_opts[i].get(opt, *argv));
+	} else if (!strcmp(opt, "rate")) {
+		__u64 rate;
+
+		NEXT_ARG();
+		if (get_rate64(&rate, *argv) || **argv == '-')
+			fcq_bad(opt, *argv, "expected a rate like 100mbit, 10gbit");
+		addattr_l(n, MAXLEN, TCA_FCQ_RATE, &rate, sizeof(rate));
+	} else if (!strcmp(opt, "trust")) {
+		__u8 t;
+
+		NEXT_ARG();
+		if (!strcmp(*argv, "dscp"))
+			t = FCQ_TRUST_DSCP;
+		else if (!strcmp(*argv, "pcp"))
+			t = FCQ_TRUST_PCP;
+		else if (!strcmp(*argv, "skb"))
+			t = FCQ_TRUST_SKB;
+		else
+			fcq_bad(opt, *argv, "expected dscp, pcp or skb");
+		addattr_l(n, MAXLEN, TCA_FCQ_TRUST, &t, sizeof(t));
+	} else if (!strcmp(opt, "dscp_map")) {
+		NEXT_ARG();
+		dscp_map_arg(opt, *argv, n);
+	} else if (!strcmp(opt, "lossless")) {
+		__u8 mask;
+
+		NEXT_ARG();
+		mask = fcq_get_prios(opt, *argv);
+		addattr_l(n, MAXLEN, TCA_FCQ_LOSSLESS, &mask, sizeof(mask));
+	} else if (!strcmp(opt, "pause_quanta")) {
+		__u16 q;
+
+		NEXT_ARG();
+		if (get_u16(&q, *argv, 0))
+			fcq_bad(opt, *argv, "expected quanta 1..65535");
+		addattr_l(n, MAXLEN, TCA_FCQ_PAUSE_QUANTA, &q, sizeof(q));
+	} else {
+		return 0;
+	}
+	*argcp = argc - 1;
+	*argvp = argv + 1;
+	return 1;
+}
+
+void fcq_print_prios(const char *key, __u8 mask)
+{
+	char buf[32] = "", *p = buf;
+	int i;
+
+	if (mask == 0xff)
+		strcpy(buf, "all");
+	else if (!mask)
+		strcpy(buf, "none");
+	for (i = 0; i < 8 && mask != 0xff; i++)
+		if (mask & (1u << i))
+			p += sprintf(p, "%s%d", p == buf ? "" : ",", i);
+	print_uint(PRINT_JSON, key, NULL, mask);
+	print_string(PRINT_FP, NULL, "%s ", key);
+	print_string(PRINT_FP, NULL, "%s ", buf);
+}
+
+static __u32 get32(struct rtattr *a)
+{
+	return *(__u32 *)RTA_DATA(a);
+}
+
+static void print_time(const char *key, struct rtattr *a, const char *zero)
+{
+	char b[SPRINT_BSIZE];
+	__u32 t;
+
+	if (!a)
+		return;
+	t = get32(a);
+	print_uint(PRINT_JSON, key, NULL, t);
+	print_string(PRINT_FP, NULL, "%s ", key);
+	print_string(PRINT_FP, NULL, "%s ", !t && zero ? zero : sprint_time64(t, b));
+}
+
+static void print_size(const char *key, struct rtattr *a, const char *zero)
+{
+	char b[SPRINT_BSIZE];
+	__u32 v;
+
+	if (!a)
+		return;
+	v = get32(a);
+	print_uint(PRINT_JSON, key, NULL, v);
+	print_string(PRINT_FP, NULL, "%s ", key);
+	print_string(PRINT_FP, NULL, "%s ", !v && zero ? zero : sprint_size(v, b));
+}
+
+void fcq_print_port_opts(struct rtattr **tb)
+{
+	static const char *const trust[] = { "dscp", "pcp", "skb" };
+	__u8 t;
+	int i;
+
+	if (tb[TCA_FCQ_RATE])
+		tc_print_rate(PRINT_ANY, "rate", "rate %s ",
+			      *(__u64 *)RTA_DATA(tb[TCA_FCQ_RATE]));
+	print_time("delay", tb[TCA_FCQ_DELAY], NULL);
+	if (tb[TCA_FCQ_OVERHEAD])
+		print_uint(PRINT_ANY, "overhead", "overhead %u ",
+			   get32(tb[TCA_FCQ_OVERHEAD]));
+	if (tb[TCA_FCQ_SWITCH])
+		print_uint(PRINT_ANY, "switch", "switch %u ",
+			   get32(tb[TCA_FCQ_SWITCH]));
+	if (tb[TCA_FCQ_TRUST]) {
+		t = *(__u8 *)RTA_DATA(tb[TCA_FCQ_TRUST]);
+		print_string(PRINT_ANY, "trust", "trust %s ",
+			     t < 3 ? trust[t] : "?");
+	}
+	if (tb[TCA_FCQ_DSCP_MAP] && RTA_PAYLOAD(tb[TCA_FCQ_DSCP_MAP]) >= 64) {
+		const __u8 *map = RTA_DATA(tb[TCA_FCQ_DSCP_MAP]);
+		bool first = true;
+
+		/* JSON: the whole map; text: where it differs from DSCP>>3. */
+		open_json_array(PRINT_JSON, "dscp_map");
+		for (i = 0; i < 64; i++) {
+			print_uint(PRINT_JSON, NULL, NULL, map[i]);
+			if (map[i] == i >> 3)
+				continue;
+			print_string(PRINT_FP, NULL, "%s", first ? "dscp_map " : ",");
+			print_uint(PRINT_FP, NULL, "%u:", i);
+			print_uint(PRINT_FP, NULL, "%u", map[i]);
+			first = false;
+		}
+		close_json_array(PRINT_JSON, NULL);
+		if (!first)
+			print_string(PRINT_FP, NULL, "%s", " ");
+	}
+	if (tb[TCA_FCQ_LIMIT])
+		print_uint(PRINT_ANY, "limit", "limit %up ",
+			   get32(tb[TCA_FCQ_LIMIT]));
+	if (tb[TCA_FCQ_LOSSLESS])
+		fcq_print_prios("lossless", *(__u8 *)RTA_DATA(tb[TCA_FCQ_LOSSLESS]));
+	print_time("pause_max", tb[TCA_FCQ_PAUSE_MAX], "any");
+	print_size("buffer", tb[TCA_FCQ_BUFFER], NULL);
+	print_size("xoff", tb[TCA_FCQ_XOFF], "dynamic");
+	if (tb[TCA_FCQ_XOFF] && get32(tb[TCA_FCQ_XOFF]))
+		print_size("xon", tb[TCA_FCQ_XON], NULL);
+	else if (tb[TCA_FCQ_ALPHA])
+		print_float(PRINT_ANY, "alpha", "alpha %g ",
+			    get32(tb[TCA_FCQ_ALPHA]) / 65536.0);
+	print_size("resume_offset", tb[TCA_FCQ_RESUME_OFFSET], NULL);
+	print_size("reserve", tb[TCA_FCQ_RESERVE], NULL);
+	print_size("headroom", tb[TCA_FCQ_HEADROOM], "auto");
+	print_time("response", tb[TCA_FCQ_RESPONSE], NULL);
+	if (tb[TCA_FCQ_PAUSE_QUANTA])
+		print_uint(PRINT_ANY, "pause_quanta", "pause_quanta %u ",
+			   *(__u16 *)RTA_DATA(tb[TCA_FCQ_PAUSE_QUANTA]));
+	print_time("refresh", tb[TCA_FCQ_REFRESH], "auto");
+}
+
+static __u64 get64(struct rtattr **tb, int type)
+{
+	if (!tb[type])
+		return 0;
+	if (RTA_PAYLOAD(tb[type]) >= sizeof(__u64))
+		return *(__u64 *)RTA_DATA(tb[type]);
+	return get32(tb[type]);
+}
+
+static void print_prio_table(struct rtattr *xstats)
+{
+	static const struct {
+		int type;
+		const char *key;
+		int width;
+	} cols[] = {
+		{ TCA_FCQ_PRIO_TX_PACKETS, "tx_packets", 11 },
+		{ TCA_FCQ_PRIO_TX_BYTES, "tx_bytes", 13 },
+		{ TCA_FCQ_PRIO_BACKLOG, "backlog", 9 },
+		{ TCA_FCQ_PRIO_DROPS, "drops", 7 },
+		{ TCA_FCQ_PRIO_PFC_RX, "pfc_rx", 8 },
+		{ TCA_FCQ_PRIO_PAUSED_NS, "paused_ns", 13 },
+		{ TCA_FCQ_PRIO_PFC_TX, "pfc_tx", 8 },
+		{ TCA_FCQ_PRIO_XOFF, "xoff", 7 },
+		{ TCA_FCQ_PRIO_XON, "xon", 7 },
+		{ TCA_FCQ_PRIO_INGRESS, "ingress", 9 },
+		{ TCA_FCQ_PRIO_HEADROOM_MAX, "headroom_max", 13 },
+	};
+	struct rtattr *a;
+	unsigned int i, rem;
+
+	open_json_array(PRINT_JSON, "prio");
+	if (!is_json_context()) {
+		print_string(PRINT_FP, NULL, "%s", "\n prio");
+		for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+			fprintf(stdout, "%*s", cols[i].width, cols[i].key);
+	}
+	rem = RTA_PAYLOAD(xstats);
+	for (a = RTA_DATA(xstats); RTA_OK(a, rem); a = RTA_NEXT(a, rem)) {
+		struct rtattr *tb[TCA_FCQ_PRIO_MAX + 1];
+
+		if ((a->rta_type & ~NLA_F_NESTED) != TCA_FCQ_STATS_PRIO)
+			continue;
+		parse_rtattr_nested(tb, TCA_FCQ_PRIO_MAX, a);
+		if (!tb[TCA_FCQ_PRIO_ID])
+			continue;
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "prio", NULL,
+			   *(__u8 *)RTA_DATA(tb[TCA_FCQ_PRIO_ID]));
+		if (!is_json_context())
+			fprintf(stdout, "\n %4u", *(__u8 *)RTA_DATA(tb[TCA_FCQ_PRIO_ID]));
+		for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+			__u64 v = get64(tb, cols[i].type);
+
+			print_u64(PRINT_JSON, cols[i].key, NULL, v);
+			if (!is_json_context())
+				fprintf(stdout, "%*llu", cols[i].width,
+					(unsigned long long)v);
+		}
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
+int fcq_print_xstats(FILE *f, struct rtattr *xstats)
+{
+	static const struct {
+		int type;
+		const char *key;
+	} port[] = {
+		{ TCA_FCQ_STATS_WIRE, "wire" },
+		{ TCA_FCQ_STATS_CTRL_TX, "ctrl_tx" },
+		{ TCA_FCQ_STATS_CTRL_NOMEM, "ctrl_nomem" },
+		{ TCA_FCQ_STATS_RX_PAUSE, "rx_pause" },
+		{ TCA_FCQ_STATS_RX_MALFORMED, "rx_malformed" },
+		{ TCA_FCQ_STATS_RX_BAD_OPCODE, "rx_bad_opcode" },
+		{ TCA_FCQ_STATS_RX_NOT_LOSSLESS, "rx_not_lossless" },
+		{ TCA_FCQ_STATS_RX_OVER_MAX, "rx_over_max" },
+		{ TCA_FCQ_STATS_DROP_LOSSLESS, "drop_lossless" },
+		{ TCA_FCQ_STATS_DROP_LOSSY, "drop_lossy" },
+		{ TCA_FCQ_STATS_DROP_LIMIT, "drop_limit" },
+		{ TCA_FCQ_STATS_DROP_GSO, "drop_gso" },
+		{ TCA_FCQ_STATS_HEADROOM, "headroom" },
+		{ TCA_FCQ_STATS_THRESHOLD, "threshold" },
+		{ TCA_FCQ_STATS_SW_USED, "sw_used" },
+		{ TCA_FCQ_STATS_SW_USED_MAX, "sw_used_max" },
+	};
+	struct rtattr *tb[TCA_FCQ_STATS_MAX + 1];
+	unsigned int i;
+
+	if (!xstats)
+		return 0;
+	parse_rtattr_nested(tb, TCA_FCQ_STATS_MAX, xstats);
+	for (i = 0; i < sizeof(port) / sizeof(port[0]); i++) {
+		if (!tb[port[i].type])
+			continue;
+		if (i == 8)	/* drops on a line of their own */
+			print_nl();
+		print_string(PRINT_FP, NULL, " %s", port[i].key);
+		print_u64(PRINT_ANY, port[i].key, " %llu",
+			  get64(tb, port[i].type));
+	}
+	print_prio_table(xstats);
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fcq_opts.h - what every fcq tc plugin shares: the port options
+ * (TCA_FCQ_*), their help text, printing, and the common xstats.
+ */
+#ifndef FCQ_TC_OPTS_H
+#define FCQ_TC_OPTS_H
+
+#include "tc_api.h"
+
+#define FCQ_PORT_USAGE							\
+	"  [ rate RATE ] [ delay TIME ] [ overhead BYTES ] [ switch ID ]\n" \
+	"  [ trust dscp | pcp | skb ] [ dscp_map DSCP:PRIO[,DSCP:PRIO...] ]\n" \
+	"  [ limit PACKETS ] [ lossless PRIOS ] [ pause_max TIME ]\n"	\
+	"  [ buffer SIZE ] [ xoff SIZE ] [ xon SIZE ] [ alpha FRACTION ]\n" \
+	"  [ resume_offset SIZE ] [ reserve SIZE ] [ headroom SIZE | auto ]\n" \
+	"  [ response TIME ] [ pause_quanta QUANTA ] [ refresh TIME | auto ]\n" \
+	"PRIOS := all | none | P[,P...]   (priorities 0..7)\n"
+
+/* Report a bad option value and exit 2, as the kernel's NACK does. */
+void fcq_bad(const char *opt, const char *value, const char *why)
+	__attribute__((noreturn));
+
+/* Parse a priority set: all, none or a list "3,4". */
+__u8 fcq_get_prios(const char *opt, const char *arg);
+
+/*
+ * If *argv is a port option, add it to @n, advance past it and return 1;
+ * otherwise return 0. Exits 2 on a value it cannot encode.
+ */
+int fcq_parse_port_opt(int *argc, char ***argv, struct nlmsghdr *n);
+
+/* Print a priority set as fcq_get_prios() reads it. */
+void fcq_print_prios(const char *key, __u8 mask);
+
+/* Print the port options found in @tb (parsed TCA_OPTIONS). */
+void fcq_print_port_opts(struct rtattr **tb);
+
+/* Print the common xstats (TCA_FCQ_STATS_*). */
+int fcq_print_xstats(FILE *f, struct rtattr *xstats);
+
+#endif /* FCQ_TC_OPTS_H */
