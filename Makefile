@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# fcq top-level Makefile.
+#
+#   make                 kernel modules (against KDIR) + tc plugins + tools
+#   make check           every test: core unit tests, both kernels' builds,
+#                        guest tests on Debian 6.1 and 6.12 (see README.md)
+#   make demo            the main job in a QEMU guest
+#   make install         modules (+ depmod), tc plugins, tools, man pages
+#
+# Kernel modules are built out of tree in a per-kernel shadow directory,
+# build/kmod/<kernel release>/, so one checkout builds for several kernels.
+
+FCQ_CACHE ?= /var/cache/fcq
+-include $(FCQ_CACHE)/kernels.mk
+
+# KDIR: the running kernel's headers when installed (a real host), else the
+# Debian 6.1 headers package (what tools/setup installs).
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(KDIR_6_1) \
+	$(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))))
+KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+KOUT = $(CURDIR)/build/kmod/$(KREL)
+
+# What Kbuild needs, mirrored into the shadow directory as symlinks.
+KSRC := Kbuild core fcq include $(wildcard sch_*)
+
+B := $(CURDIR)/build
+CC ?= gcc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+USER_CFLAGS := $(CFLAGS) $(WARN) -D_GNU_SOURCE -I$(CURDIR)/include -I$(CURDIR)
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+DESTDIR ?=
+TC_LIBDIR ?= /usr/lib/x86_64-linux-gnu/tc
+SBINDIR ?= /usr/local/sbin
+MANDIR ?= /usr/local/share/man
+
+.PHONY: all modules plugins tools unit unit-bins test-modules check demo \
+	install setup clean
+
+all: modules plugins tools
+
+setup:
+	@tools/setup
+
+modules:
+	@test -n "$(KREL)" || { echo "no kernel headers at KDIR='$(KDIR)'" >&2; \
+		echo "run tools/setup, or: make KDIR=/path/to/headers" >&2; exit 1; }
+	@mkdir -p $(KOUT)
+	@cp -rsf $(addprefix $(CURDIR)/,$(KSRC)) $(KOUT)/
+	$(MAKE) -C $(KDIR) M=$(KOUT) modules
+
+# Test-only modules (never installed): see selftests/vm/.
+test-modules:
+	@mkdir -p $(KOUT)-test
+	@cp -rsf $(CURDIR)/selftests/vm/modules/. $(KOUT)-test/
+	$(MAKE) -C $(KDIR) M=$(KOUT)-test modules
+
+# ---- tc plugins: q_<kind>.so for Debian's own tc ---------------------------
+PLUGIN_SRC := $(wildcard tc-plugins/q_*.c)
+PLUGINS := $(patsubst tc-plugins/%.c,$(B)/tc/%.so,$(PLUGIN_SRC))
+PLUGIN_CFLAGS := $(USER_CFLAGS) -fPIC -fvisibility=hidden
+
+$(B)/tc/q_%.so: tc-plugins/q_%.c tc-plugins/fcq_opts.c tc-plugins/*.h \
+		include/uapi/linux/fcq.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $< tc-plugins/fcq_opts.c
+
+plugins: $(PLUGINS)
+
+# ---- tools ------------------------------------------------------------------
+TOOLS := $(B)/tools/fcq-frame $(B)/tools/fcqctl $(B)/tools/fcq-gen
+NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+
+$(B)/tools/fcq-frame: tools/fcq-frame.c core/frames.c core/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ tools/fcq-frame.c core/frames.c
+
+$(B)/tools/fcqctl: tools/fcqctl.c include/uapi/linux/fcq.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LIBS)
+
+$(B)/tools/fcq-gen: tools/fcq-gen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $<
+
+tools: $(TOOLS)
+
+# ---- core/ unit tests: userspace, ASan + UBSan, TAP on stdout -------------
+CORE_SRC := $(wildcard core/*.c)
+UNIT_SRC := $(wildcard selftests/core/test_*.c)
+UNIT_BIN := $(patsubst selftests/core/%.c,$(B)/unit/%,$(UNIT_SRC))
+
+$(B)/unit/%: selftests/core/%.c $(CORE_SRC) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN) -o $@ $< $(CORE_SRC) -lcmocka -lm
+
+unit-bins: $(UNIT_BIN)
+
+unit: unit-bins
+	@rc=0; for t in $(UNIT_BIN); do \
+		CMOCKA_MESSAGE_OUTPUT=TAP $$t || rc=1; done; exit $$rc
+
+check: setup
+	@selftests/check
+
+demo: setup
+	@tools/demo
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_DIR=updates/fcq modules_install
+	depmod -a $(KREL)
+	install -d $(DESTDIR)$(TC_LIBDIR) $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(MANDIR)/man8
+	install -m 0644 $(PLUGINS) $(DESTDIR)$(TC_LIBDIR)/
+	install -m 0755 $(TOOLS) $(DESTDIR)$(SBINDIR)/
+	install -m 0644 Documentation/man/*.8 $(DESTDIR)$(MANDIR)/man8/
+
+clean:
+	rm -rf build
