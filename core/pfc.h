@@ -18,7 +18,8 @@
  *   T = alpha * (size - reserve_total - headroom_total - shared_used)   (DT)
  *
  * XOFF when headroom is in use or shared >= T; XON when headroom is empty
- * and shared + resume_offset <= T (dynamic) or shared <= xon (static).
+ * and shared is 0 or shared + resume_offset <= T (dynamic), or shared <= xon
+ * (static).
  * A lossless packet is dropped only when its queue is over T and its
  * headroom is full; that drop means the headroom was sized wrong.
  */

@@ -9,6 +9,7 @@
 
 #include <linux/module.h>
 #include <linux/version.h>
+#include <net/genetlink.h>
 #include <net/pkt_sched.h>
 
 /* 6.9 added MODULE_ALIAS_NET_SCH and autoloads "net-sch-<kind>"; 6.1
@@ -24,5 +25,17 @@
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #include <net/gso.h>
 #endif
+
+/* A generic netlink dump's request attributes: 6.6 moved them into the
+ * struct genl_info of struct genl_dumpit_info.
+ */
+static inline struct nlattr **fcq_genl_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
 
 #endif /* FCQ_COMPAT_H */

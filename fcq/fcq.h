@@ -101,7 +101,7 @@ struct fcq_port_cfg {
 	u8 lossless;
 	u8 dscp_map[64];
 	/* buffer model, as this port's ingress queues use it */
-	u32 buffer;		/* switch-wide; 0 in a change = keep */
+	u32 buffer;		/* switch-wide; set only by the change naming it */
 	u32 xoff;
 	u32 xon;
 	u32 alpha;
@@ -210,6 +210,7 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
 		   struct fcq_port_cfg *cfg, struct netlink_ext_ack *extack);
 void fcq_port_commit(struct fcq_port *port, const struct fcq_port_cfg *cfg);
+void fcq_port_refresh_headroom(struct fcq_port *port);
 int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack);
 void fcq_port_destroy(struct Qdisc *sch);
 void fcq_port_reset(struct Qdisc *sch);

@@ -132,7 +132,7 @@ static bool data_queued(const struct fcq_port *port)
 struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 {
 	struct Qdisc *sch = port->sch;
-	u64 now = ktime_get_ns(), retry = U64_MAX, next;
+	u64 now = ktime_get_ns(), retry = U64_MAX, next, start;
 	struct fcq_skb_cb *cb;
 	struct sk_buff *skb;
 
@@ -151,13 +151,15 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		if (!skb)
 			break;
 		cb = fcq_cb(skb);
+		/* Not before it arrived, nor before its class's pause ended. */
+		start = max3(port->tx_free, cb->time,
+			     READ_ONCE(port->pause[cb->prio].until));
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
 		port->st.tx_packets[cb->prio]++;
 		port->st.tx_bytes[cb->prio] += qdisc_pkt_len(skb);
-		fcq_switch_release(port, skb, now);
-		/* Not before it arrived, nor before its class's pause ended. */
-		start_tx(port, skb, max3(port->tx_free, cb->time,
-					  READ_ONCE(port->pause[cb->prio].until)));
+		/* It leaves the switch's buffer as it starts on the wire. */
+		fcq_switch_release(port, skb, start);
+		start_tx(port, skb, start);
 	}
 
 	skb = skb_peek(&port->wire);

@@ -87,6 +87,7 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
 	u32 sw;
 
 	*c = port->cfg;
+	c->buffer = 0;	/* switch-wide: only a change that names it sets it */
 	if (tb[TCA_FCQ_RATE]) {
 		c->rate = nla_get_u64(tb[TCA_FCQ_RATE]);
 		if (c->rate < FCQ_RATE_MIN || c->rate > FCQ_RATE_MAX) {
@@ -207,12 +208,18 @@ void fcq_port_commit(struct fcq_port *port, const struct fcq_port_cfg *c)
 	o->response = c->response;
 	WRITE_ONCE(o->pause_quanta, c->pause_quanta);
 	WRITE_ONCE(o->refresh, c->refresh);
-	WRITE_ONCE(port->headroom, headroom_of(port, c));
 	sch_tree_unlock(port->sch);
 
-	fcq_switch_update(port);
+	fcq_port_refresh_headroom(port);
 }
 EXPORT_SYMBOL_GPL(fcq_port_commit);
+
+/* Headroom in effect, after a change of the options or of the MTU. RTNL. */
+void fcq_port_refresh_headroom(struct fcq_port *port)
+{
+	WRITE_ONCE(port->headroom, headroom_of(port, &port->cfg));
+	fcq_switch_update(port);
+}
 
 int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 		  struct netlink_ext_ack *extack)

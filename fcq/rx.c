@@ -70,7 +70,8 @@ static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
 	for (p = 0; p < FCQ_NUM_PRIO; p++) {
 		if (!(m.enable & BIT(p)))
 			continue;
-		if (!(lossless & BIT(p))) {
+		/* 802.3x PAUSE stops the whole link, lossless or not. */
+		if (m.opcode == FCQ_MACCTL_PFC && !(lossless & BIT(p))) {
 			port->st.rx_not_lossless++;
 			continue;
 		}

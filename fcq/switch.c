@@ -14,12 +14,14 @@
  * port take the slot.
  */
 #include <linux/netdevice.h>
+#include <linux/slab.h>
 #include <linux/xarray.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/netns/generic.h>
 
+#include "compat.h"
 #include "fcq.h"
 #include "../core/link.h"
 
@@ -48,6 +50,8 @@ struct fcq_net {
 };
 
 static unsigned int fcq_net_id;
+/* Its own cache: rmmod then warns if a switch ever leaked. */
+static struct kmem_cache *fcq_switch_cache;
 
 static bool slot_drained(const struct fcq_slot *s)
 {
@@ -111,7 +115,7 @@ static struct fcq_switch *switch_get(struct net *net, u32 id)
 		if (sw->id == id)
 			return sw;
 
-	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
+	sw = kmem_cache_zalloc(fcq_switch_cache, GFP_KERNEL);
 	if (!sw)
 		return NULL;
 	sw->id = id;
@@ -128,7 +132,7 @@ static void switch_put(struct fcq_switch *sw)
 		return;
 	list_del(&sw->node);
 	xa_destroy(&sw->ifindex);
-	kfree(sw);
+	kmem_cache_free(fcq_switch_cache, sw);
 }
 
 int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
@@ -370,6 +374,7 @@ fail:
 int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct fcq_net *fn = net_generic(sock_net(skb->sk), fcq_net_id);
+	struct nlattr *only = fcq_genl_dump_attrs(cb)[FCQ_A_SWITCH];
 	struct fcq_switch *sw;
 	long n = 0;
 
@@ -377,6 +382,10 @@ int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	list_for_each_entry(sw, &fn->switches, node) {
 		if (n++ < cb->args[0])
 			continue;
+		if (only && nla_get_u32(only) != sw->id) {
+			cb->args[0] = n;
+			continue;
+		}
 		if (dump_switch(sw, skb, cb))
 			break;
 		cb->args[0] = n;
@@ -384,6 +393,39 @@ int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	rtnl_unlock();
 	return skb->len;
 }
+
+/* The port on @dev, if @dev is a switch port. RTNL held. */
+static struct fcq_port *port_of(struct net_device *dev)
+{
+	struct fcq_net *fn = net_generic(dev_net(dev), fcq_net_id);
+	struct fcq_switch *sw;
+	void *slot;
+
+	list_for_each_entry(sw, &fn->switches, node) {
+		slot = xa_load(&sw->ifindex, dev->ifindex);
+		if (slot)
+			return sw->ports[xa_to_value(slot)];
+	}
+	return NULL;
+}
+
+/* A new MTU changes the computed headroom. */
+static int fcq_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct fcq_port *port;
+
+	if (event != NETDEV_CHANGEMTU)
+		return NOTIFY_DONE;
+	port = port_of(netdev_notifier_info_to_dev(ptr));
+	if (port)
+		fcq_port_refresh_headroom(port);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fcq_netdev_notifier = {
+	.notifier_call = fcq_netdev_event,
+};
 
 static int __net_init fcq_net_init(struct net *net)
 {
@@ -410,10 +452,29 @@ static struct pernet_operations fcq_net_ops = {
 
 int fcq_switch_register(void)
 {
-	return register_pernet_subsys(&fcq_net_ops);
+	int err;
+
+	fcq_switch_cache = KMEM_CACHE(fcq_switch, 0);
+	if (!fcq_switch_cache)
+		return -ENOMEM;
+	err = register_pernet_subsys(&fcq_net_ops);
+	if (err)
+		goto err_cache;
+	err = register_netdevice_notifier(&fcq_netdev_notifier);
+	if (err)
+		goto err_pernet;
+	return 0;
+
+err_pernet:
+	unregister_pernet_subsys(&fcq_net_ops);
+err_cache:
+	kmem_cache_destroy(fcq_switch_cache);
+	return err;
 }
 
 void fcq_switch_unregister(void)
 {
+	unregister_netdevice_notifier(&fcq_netdev_notifier);
 	unregister_pernet_subsys(&fcq_net_ops);
+	kmem_cache_destroy(fcq_switch_cache);
 }

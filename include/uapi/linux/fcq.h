@@ -33,7 +33,9 @@ enum {
 	TCA_FCQ_SWITCH,		/* u32: switch id within the netns */
 	TCA_FCQ_TRUST,		/* u8: enum fcq_trust */
 	TCA_FCQ_DSCP_MAP,	/* binary, 64 x u8: priority of each DSCP */
-	TCA_FCQ_LIMIT,		/* u32, packets this port may queue */
+	TCA_FCQ_LIMIT,		/* u32, packets this port may hold, those on
+				 * the wire and control frames included
+				 */
 	TCA_FCQ_LOSSLESS,	/* u8: mask of lossless priorities */
 	TCA_FCQ_PAUSE_MAX,	/* u32, ns: longest pause a received frame may
 				 * impose; longer ones are dropped (0 = any)
@@ -80,8 +82,10 @@ enum {
 	TCA_FCQ_STATS_WIRE,		/* u32: frames on the wire now */
 	TCA_FCQ_STATS_CTRL_TX,		/* control frames sent */
 	TCA_FCQ_STATS_CTRL_NOMEM,	/* control frames not built: no memory */
-	TCA_FCQ_STATS_RX_PAUSE,		/* 802.3x PAUSE frames honoured */
-	TCA_FCQ_STATS_RX_MALFORMED,	/* truncated, or not to 01:80:C2:00:00:01 */
+	TCA_FCQ_STATS_RX_PAUSE,		/* 802.3x PAUSE frames received */
+	TCA_FCQ_STATS_RX_MALFORMED,	/* truncated, not to 01:80:C2:00:00:01,
+					 * or no Ethernet header
+					 */
 	TCA_FCQ_STATS_RX_BAD_OPCODE,	/* MAC Control opcode not PAUSE/PFC */
 	TCA_FCQ_STATS_RX_NOT_LOSSLESS,	/* PFC for a priority not lossless here */
 	TCA_FCQ_STATS_RX_OVER_MAX,	/* pause longer than pause_max */
@@ -109,7 +113,7 @@ enum {
 	TCA_FCQ_PRIO_TX_BYTES,
 	TCA_FCQ_PRIO_BACKLOG,		/* u32: bytes queued for this egress */
 	TCA_FCQ_PRIO_DROPS,		/* packets dropped at this egress */
-	TCA_FCQ_PRIO_PFC_RX,		/* PFC frames received for it */
+	TCA_FCQ_PRIO_PFC_RX,		/* PFC/PAUSE frames applied to it */
 	TCA_FCQ_PRIO_PAUSED_NS,		/* time this egress class was paused */
 	TCA_FCQ_PRIO_PFC_TX,		/* PFC frames sent for it (XOFF, refresh, XON) */
 	TCA_FCQ_PRIO_XOFF,		/* XOFF transitions of this ingress */
@@ -144,7 +148,7 @@ enum fcq_event {
 enum {
 	FCQ_A_UNSPEC,
 	FCQ_A_PAD,
-	FCQ_A_SWITCH,		/* u32: switch id */
+	FCQ_A_SWITCH,		/* u32: switch id (in a dump request: only it) */
 	FCQ_A_BUFFER,		/* u64: buffer size, bytes */
 	FCQ_A_USED,		/* u64: bytes buffered now */
 	FCQ_A_USED_MAX,		/* u64 */
