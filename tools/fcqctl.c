@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcqctl - talk to fcq.ko over its generic netlink family.
+ *
+ *   fcqctl [-j] switch [ID]
+ *                          the switches of this network namespace (or
+ *                          switch ID): buffer, occupancy, and per port its
+ *                          ingress bytes per priority and which priorities
+ *                          are in XOFF
+ *   fcqctl [-j] monitor    pause events as they happen (PFC sent/honoured)
+ */
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include <uapi/linux/fcq.h>
+
+static bool json;
+static bool first = true;
+
+static const char *devname(__u32 ifindex, char *buf)
+{
+	if (!if_indextoname(ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
+	return buf;
+}
+
+static void print_port(struct nlattr *a)
+{
+	struct nlattr *tb[FCQ_A_PORT_MAX + 1];
+	char name[IF_NAMESIZE];
+	__u32 *ingress = NULL;
+	int p;
+
+	if (nla_parse_nested(tb, FCQ_A_PORT_MAX, a, NULL) ||
+	    !tb[FCQ_A_PORT_IFINDEX])
+		return;
+	if (tb[FCQ_A_PORT_INGRESS] &&
+	    nla_len(tb[FCQ_A_PORT_INGRESS]) >= (int)(FCQ_NUM_PRIO * sizeof(__u32)))
+		ingress = nla_data(tb[FCQ_A_PORT_INGRESS]);
+	devname(nla_get_u32(tb[FCQ_A_PORT_IFINDEX]), name);
+	if (json) {
+		printf("%s{\"dev\":\"%s\",\"ifindex\":%u,\"kind\":\"%s\",\"xoff\":%u,\"headroom\":%u,\"ingress\":[",
+		       first ? "" : ",", name,
+		       nla_get_u32(tb[FCQ_A_PORT_IFINDEX]),
+		       tb[FCQ_A_PORT_KIND] ? nla_get_string(tb[FCQ_A_PORT_KIND]) : "",
+		       tb[FCQ_A_PORT_XOFF] ? nla_get_u8(tb[FCQ_A_PORT_XOFF]) : 0,
+		       tb[FCQ_A_PORT_HEADROOM] ? nla_get_u32(tb[FCQ_A_PORT_HEADROOM]) : 0);
+		for (p = 0; p < FCQ_NUM_PRIO; p++)
+			printf("%s%u", p ? "," : "", ingress ? ingress[p] : 0);
+		printf("]}");
+		first = false;
+		return;
+	}
+	printf("  port %-12s %-8s headroom %u xoff 0x%02x ingress", name,
+	       tb[FCQ_A_PORT_KIND] ? nla_get_string(tb[FCQ_A_PORT_KIND]) : "?",
+	       tb[FCQ_A_PORT_HEADROOM] ? nla_get_u32(tb[FCQ_A_PORT_HEADROOM]) : 0,
+	       tb[FCQ_A_PORT_XOFF] ? nla_get_u8(tb[FCQ_A_PORT_XOFF]) : 0);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		printf(" %u", ingress ? ingress[p] : 0);
+	printf("\n");
+}
+
+static int switch_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FCQ_A_MAX + 1], *a;
+	int *nsw = arg, rem;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FCQ_A_MAX, NULL) ||
+	    !tb[FCQ_A_SWITCH])
+		return NL_SKIP;
+	if (json) {
+		printf("%s{\"switch\":%u,\"buffer\":%llu,\"used\":%llu,\"used_max\":%llu,\"ports\":[",
+		       (*nsw)++ ? "," : "", nla_get_u32(tb[FCQ_A_SWITCH]),
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_BUFFER]),
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_USED]),
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_USED_MAX]));
+		first = true;
+	} else {
+		printf("switch %u buffer %llu used %llu used_max %llu\n",
+		       nla_get_u32(tb[FCQ_A_SWITCH]),
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_BUFFER]),
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_USED]),
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_USED_MAX]));
+	}
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlmsg_hdr(msg)), 0),
+			  genlmsg_attrlen(nlmsg_data(nlmsg_hdr(msg)), 0), rem)
+		if (nla_type(a) == FCQ_A_PORT)
+			print_port(a);
+	if (json)
+		printf("]}");
+	return NL_OK;
+}
+
+static int event_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[FCQ_A_MAX + 1];
+	char name[IF_NAMESIZE];
+	const __u16 *q;
+	__u8 ev, mask;
+	int p;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FCQ_A_MAX, NULL) ||
+	    !tb[FCQ_A_EVENT] || !tb[FCQ_A_IFINDEX] || !tb[FCQ_A_QUANTA])
+		return NL_SKIP;
+	ev = nla_get_u8(tb[FCQ_A_EVENT]);
+	mask = tb[FCQ_A_PRIO_MASK] ? nla_get_u8(tb[FCQ_A_PRIO_MASK]) : 0;
+	q = nla_data(tb[FCQ_A_QUANTA]);
+	devname(nla_get_u32(tb[FCQ_A_IFINDEX]), name);
+	if (json)
+		printf("{\"event\":\"%s\",\"dev\":\"%s\",\"time\":%llu,\"prio_mask\":%u,\"quanta\":[",
+		       ev == FCQ_EVENT_PAUSE_TX ? "pause_tx" : "pause_rx", name,
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_TIME]), mask);
+	else
+		printf("%llu %s %s prios 0x%02x quanta",
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_TIME]),
+		       ev == FCQ_EVENT_PAUSE_TX ? "pause_tx" : "pause_rx", name,
+		       mask);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		printf(json ? "%s%u" : "%s%u", json ? (p ? "," : "") : " ", q[p]);
+	printf(json ? "]}\n" : "\n");
+	fflush(stdout);
+	return NL_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct nl_sock *sk;
+	struct nl_msg *msg;
+	int family, i = 1, err, nsw = 0;
+	long id = -1;
+
+	if (argc > i && !strcmp(argv[i], "-j")) {
+		json = true;
+		i++;
+	}
+	if (argc == i + 2 && !strcmp(argv[i], "switch")) {
+		char *end;
+
+		id = strtol(argv[i + 1], &end, 0);
+		if (*end || id < 0 || id > UINT32_MAX)
+			id = -2;
+		argc--;
+	}
+	if (argc != i + 1 || id == -2 ||
+	    (strcmp(argv[i], "switch") && strcmp(argv[i], "monitor"))) {
+		fprintf(stderr, "usage: fcqctl [-j] switch [ID] | monitor\n");
+		return 2;
+	}
+	sk = nl_socket_alloc();
+	if (!sk || genl_connect(sk)) {
+		fprintf(stderr, "fcqctl: cannot open generic netlink\n");
+		return 1;
+	}
+	family = genl_ctrl_resolve(sk, FCQ_GENL_NAME);
+	if (family < 0) {
+		fprintf(stderr, "fcqctl: family \"%s\" not found: is fcq.ko loaded?\n",
+			FCQ_GENL_NAME);
+		return 1;
+	}
+
+	if (!strcmp(argv[i], "monitor")) {
+		int grp = genl_ctrl_resolve_grp(sk, FCQ_GENL_NAME,
+						FCQ_GENL_MCGRP_EVENTS);
+
+		if (grp < 0 || nl_socket_add_membership(sk, grp)) {
+			fprintf(stderr, "fcqctl: cannot join the events group\n");
+			return 1;
+		}
+		nl_socket_disable_seq_check(sk);
+		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, event_cb, NULL);
+		for (;;)
+			if ((err = nl_recvmsgs_default(sk)) < 0 &&
+			    err != -NLE_NOMEM) {
+				fprintf(stderr, "fcqctl: %s\n", nl_geterror(err));
+				return 1;
+			}
+	}
+
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, switch_cb, &nsw);
+	if (json)
+		printf("[");
+	msg = nlmsg_alloc();
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+				 NLM_F_DUMP, FCQ_CMD_SWITCH_GET, FCQ_GENL_VERSION) ||
+	    (id >= 0 && nla_put_u32(msg, FCQ_A_SWITCH, id))) {
+		fprintf(stderr, "fcqctl: cannot build the request\n");
+		return 1;
+	}
+	err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err >= 0)
+		err = nl_recvmsgs_default(sk);
+	if (json)
+		printf("]\n");
+	if (err < 0) {
+		fprintf(stderr, "fcqctl: %s\n", nl_geterror(err));
+		return 1;
+	}
+	nl_socket_free(sk);
+	return 0;
+}
