@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""
+Run tc-testing (tdc) JSON test cases and report TAP.
+
+The case format is the kernel's tools/testing/selftests/tc-testing one
+(id, name, category, setup, cmdUnderTest, expExitCode, verifyCmd,
+matchPattern/matchCount or matchJSON, teardown). As the kernel's nsPlugin
+does since 6.12, every case runs in a fresh network namespace $NS holding a
+veth pair $DEV0/$DEV1 and a dummy device $DUMMY. $TC is Debian's tc with
+TC_LIB_DIR pointing at fcq's plugins.
+
+usage: tdc.py [-v] FILE.json...
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import uuid
+
+TIMEOUT = 60
+
+
+def run(cmd, names):
+    for key, val in names.items():
+        cmd = cmd.replace('$' + key, val)
+    proc = subprocess.run(['ip', 'netns', 'exec', names['NS'], 'sh', '-c', cmd],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=TIMEOUT, text=True)
+    return proc.returncode, proc.stdout
+
+
+def steps(case, key):
+    for step in case.get(key, []):
+        if isinstance(step, list):
+            yield step[0], [int(c) for c in step[1:]] or [0]
+        else:
+            yield step, [0]
+
+
+def json_match(want, got, path='$'):
+    """Structural subset match, as tdc's matchJSON."""
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return '%s: expected an object' % path
+        for k, v in want.items():
+            if k not in got:
+                return '%s: missing key "%s"' % (path, k)
+            err = json_match(v, got[k], '%s.%s' % (path, k))
+            if err:
+                return err
+        return None
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) < len(want):
+            return '%s: expected a list of at least %d' % (path, len(want))
+        for i, v in enumerate(want):
+            err = json_match(v, got[i], '%s[%d]' % (path, i))
+            if err:
+                return err
+        return None
+    return None if want == got else '%s: expected %r, got %r' % (path, want, got)
+
+
+def run_case(case, names):
+    """Returns (ok, diagnostic lines)."""
+    log = []
+    ns = names['NS']
+    subprocess.run(['ip', 'netns', 'add', ns], check=True)
+    try:
+        base = ('ip link add $DEV0 type veth peer name $DEV1 && '
+                'ip link add $DUMMY type dummy && '
+                'ip link set $DEV0 up && ip link set $DEV1 up && '
+                'ip link set $DUMMY up')
+        rc, out = run(base, names)
+        if rc:
+            return False, ['namespace setup failed: ' + out]
+        for cmd, ok_rcs in steps(case, 'setup'):
+            rc, out = run(cmd, names)
+            if rc not in ok_rcs:
+                return False, ['setup failed (rc %d): %s' % (rc, cmd), out]
+
+        rc, out = run(case['cmdUnderTest'], names)
+        log += ['cmdUnderTest: ' + case['cmdUnderTest'], 'rc %d' % rc, out]
+        if str(rc) != str(case['expExitCode']):
+            return False, log + ['expected exit code %s' % case['expExitCode']]
+
+        rc, out = run(case.get('verifyCmd', 'true'), names)
+        log += ['verifyCmd: ' + case.get('verifyCmd', 'true'), out]
+        if 'matchJSON' in case:
+            try:
+                err = json_match(case['matchJSON'], json.loads(out))
+            except json.JSONDecodeError as e:
+                err = 'output is not JSON: %s' % e
+            if err:
+                return False, log + [err]
+        if 'matchPattern' in case:
+            n = len(re.findall(case['matchPattern'], out))
+            if n != int(case['matchCount']):
+                return False, log + ['pattern %r matched %d times, expected %s'
+                                     % (case['matchPattern'], n, case['matchCount'])]
+        for cmd, ok_rcs in steps(case, 'teardown'):
+            rc, out = run(cmd, names)
+            if rc not in ok_rcs:
+                return False, log + ['teardown failed (rc %d): %s' % (rc, cmd), out]
+        return True, log
+    finally:
+        subprocess.run(['ip', 'netns', 'del', ns])
+
+
+def main():
+    verbose = '-v' in sys.argv
+    files = [a for a in sys.argv[1:] if a != '-v']
+    cases = []
+    for f in files:
+        with open(f) as fp:
+            cases += json.load(fp)
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(os.path.dirname(here))
+    names = {
+        'TC': 'TC_LIB_DIR=%s/build/tc /sbin/tc' % top,
+        'IP': '/sbin/ip',
+        'DEV0': 'v0p0', 'DEV1': 'v0p1', 'DUMMY': 'dummy1',
+    }
+    ids = [c['id'] for c in cases]
+    dup = {i for i in ids if ids.count(i) > 1}
+    print('TAP version 13')
+    print('1..%d' % len(cases))
+    failed = 0
+    for n, case in enumerate(cases, 1):
+        title = '%s - %s' % (case['id'], case['name'])
+        if case['id'] in dup:
+            print('not ok %d %s # duplicate id' % (n, title))
+            failed += 1
+            continue
+        if case.get('skip') == 'yes':
+            print('ok %d %s # SKIP marked skip' % (n, title))
+            continue
+        names['NS'] = 'tdc-' + uuid.uuid4().hex[:8]
+        try:
+            ok, log = run_case(case, names)
+        except subprocess.TimeoutExpired as e:
+            ok, log = False, ['timed out: %s' % e.cmd]
+        print('%s %d %s' % ('ok' if ok else 'not ok', n, title))
+        if not ok or verbose:
+            for line in log:
+                for sub in str(line).rstrip().splitlines():
+                    print('# ' + sub)
+        failed += not ok
+        sys.stdout.flush()
+    print('# Totals: pass:%d fail:%d' % (len(cases) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pfc_teardown.sh: qdiscs deleted and re-added, and a whole switch namespace
+# deleted, while paused traffic flows; rmmod refused while in use and clean
+# afterwards; nothing left behind: no switch in the generic netlink dump, no
+# slab growth from one round to the next, and (fcq's switch cache) no
+# "Slab cache still has objects" warning at rmmod.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/net.sh"
+
+SENDERS="s1 s2 s3"
+TOS=0x60
+PFC="pfc rate 100mbit delay 50us lossless 3 xoff 20kb xon 10kb response 5ms"
+ktap_plan 8
+
+# Objects fcq allocates: skbs for frames (heads, data) and switches.
+SLABS='^(skbuff_head_cache|kmalloc-(512|1k|2k|8k)|fcq_switch)$'
+slab_objects() {
+	awk -v re="$SLABS" '$1 ~ re { n += $2 } END { print n }' /proc/slabinfo
+}
+slab_detail() {
+	awk -v re="$SLABS" '$1 ~ re { printf "%s=%d ", $1, $2 }' /proc/slabinfo
+}
+
+# Namespaces are torn down asynchronously: wait for the counts to settle.
+settled_slabs() {
+	local a b=-1
+	for _ in $(seq 20); do
+		sleep 0.5
+		a=$(slab_objects)
+		[ "$a" = "$b" ] && break
+		b=$a
+	done
+	echo "$a"
+}
+
+# One round: a switch under paused UDP incast; its qdiscs deleted and
+# re-added 3 times; then host qdiscs and the switch namespace deleted.
+# Sets DUMP (fcqctl during traffic), CHURN_OK, GONE_OK, PFC_RX.
+round() {
+	local s r
+	# shellcheck disable=SC2086
+	star bridge $SENDERS r
+	# shellcheck disable=SC2086
+	qdisc_all $PFC -- pfc rate 100mbit delay 50us lossless 3
+	serve r -t $TOS
+	sleep 0.3
+	for s in $SENDERS; do
+		nsx "h-$s" fcq-gen flows -u -T 60 -t $TOS "$(addr r):1000000000" \
+			>/dev/null 2>&1 &
+		NET_PIDS+=($!)
+	done
+	sleep 2
+	DUMP=$(nsx sw fcqctl -j switch)
+
+	CHURN_OK=1
+	for r in 1 2 3; do
+		for s in $SENDERS r; do
+			nsx sw tc qdisc del dev "sw-$s" root || CHURN_OK=0
+		done
+		sleep 0.2
+		for s in $SENDERS r; do
+			# shellcheck disable=SC2086
+			nsx sw tc qdisc add dev "sw-$s" root $PFC || CHURN_OK=0
+		done
+		sleep 0.3
+	done
+	PFC_RX=$(xstat h-s1 s1-eth '.prio[3].pfc_rx')
+
+	GONE_OK=1
+	for s in $SENDERS; do
+		nsx "h-$s" tc qdisc del dev "$s-eth" root || GONE_OK=0
+	done
+	ip netns del sw || GONE_OK=0
+	sleep 0.5
+	cleanup
+}
+
+round			# warm-up: caches and per-netns state reach steady size
+before=$(settled_slabs)
+d0=$(slab_detail)
+round
+after=$(settled_slabs)
+ktap_note "slab objects after the warm-up round: $d0"
+ktap_note "slab objects after the measured round: $(slab_detail)"
+
+ports=$(echo "$DUMP" | jq '.[0].ports | length')
+buffered=$(echo "$DUMP" | jq '[.[0].ports[].ingress[3]] | add')
+ktap_note "fcqctl during traffic: $(echo "$DUMP" | jq -c '.[0] | {switch, used, ports: (.ports | length)}')"
+[ "$ports" = 4 ] && [ "$buffered" -gt 0 ] &&
+	ktap_pass "generic netlink dumps the switch, its 4 ports and their buffers" ||
+	ktap_fail "generic netlink dumps the switch, its 4 ports and their buffers" "$DUMP"
+ktap_note "PFC frames s1 received in the round: $PFC_RX"
+[ "$CHURN_OK" = 1 ] && [ "$PFC_RX" -gt 0 ] &&
+	ktap_pass "switch qdiscs deleted and re-added 3 times under paused traffic" ||
+	ktap_fail "switch qdiscs deleted and re-added 3 times under paused traffic"
+[ "$GONE_OK" = 1 ] &&
+	ktap_pass "host qdiscs and the switch namespace deleted under traffic" ||
+	ktap_fail "host qdiscs and the switch namespace deleted under traffic"
+
+left=$(fcqctl -j switch)
+[ "$left" = "[]" ] && ktap_pass "no switch left after teardown" ||
+	ktap_fail "no switch left after teardown" "$left"
+
+# Per-CPU skb caches and other subsystems make these counts move by ~100
+# between rounds; a leak of one skb per PFC frame (thousands per round) or
+# per data packet (tens of thousands) would be far above the margin.
+[ $((after - before)) -lt 256 ] &&
+	ktap_pass "no slab growth over a round ($((after - before)) objects)" ||
+	ktap_fail "no slab growth over a round ($((after - before)) objects)"
+
+# rmmod: refused while a qdisc uses the module, clean once none does.
+ip link add fcq-busy type dummy
+tc qdisc add dev fcq-busy root pfc
+if rmmod sch_pfc 2>/dev/null; then
+	ktap_fail "rmmod is refused while a qdisc uses the module"
+else
+	ktap_pass "rmmod is refused while a qdisc uses the module"
+fi
+ip link del fcq-busy
+if rmmod sch_pfc fcq; then
+	ktap_pass "rmmod sch_pfc fcq once unused"
+else
+	ktap_fail "rmmod sch_pfc fcq once unused"
+fi
+modprobe -q sch_pfc
+tc qdisc add dev lo root pfc 2>/dev/null	# (refused: not Ethernet)
+lsmod | grep -q '^sch_pfc' &&
+	ktap_pass "modules load again after rmmod" ||
+	ktap_fail "modules load again after rmmod"
+ktap_finish

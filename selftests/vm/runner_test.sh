@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# runner_test.sh: tools/vm/run itself. It must pass the command's exit
+# status through, load fcq's modules and share a writable results
+# directory, and fail loudly on a kernel warning and on a hung guest.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+. "$HERE/../lib/ktap.sh"
+KERNEL=${1:-6.1}
+RUN="$TOP/tools/vm/run -q --no-build --kernel $KERNEL"
+W=$(mktemp -d "$TOP/build/runner-test.XXXX")
+trap 'rm -rf "$W"' EXIT
+ktap_plan 4
+
+# shellcheck disable=SC2016
+$RUN --results "$W/ok" -- sh -c 'lsmod | grep -q "^sch_pfc" &&
+	lsmod | grep -q "^fcq " && echo loaded > /run/results/probe; exit 3' \
+	2>"$W/ok.err"
+rc=$?
+[ $rc = 3 ] && ktap_pass "the command's exit status comes back (3)" ||
+	ktap_fail "the command's exit status comes back (3)" "got $rc: $(cat "$W/ok.err")"
+[ "$(cat "$W/ok/probe" 2>/dev/null)" = loaded ] &&
+	ktap_pass "fcq modules loaded; results directory writable" ||
+	ktap_fail "fcq modules loaded; results directory writable"
+
+# A deliberately broken module: WARN_ON(1) on load.
+ko=$(ls "$TOP"/build/kmod/*-test/fcq_test_warn.ko 2>/dev/null | grep -F "$(
+	sed -n "s/^ABI_${KERNEL/./_} := //p" "${FCQ_CACHE:-/var/cache/fcq}/kernels.mk")-test/" | head -n 1)
+$RUN -- insmod "$ko" 2>"$W/warn.err"
+rc=$?
+if [ $rc = 126 ] && grep -q 'WARNING:' "$W/warn.err"; then
+	ktap_pass "a module that warns on load fails the run (126, WARNING reported)"
+else
+	ktap_fail "a module that warns on load fails the run (126, WARNING reported)" \
+		"got $rc: $(head -c 300 "$W/warn.err")"
+fi
+
+start=$(date +%s)
+$RUN --timeout 40 -- sleep 1000 2>"$W/hang.err"
+rc=$?
+took=$(($(date +%s) - start))
+[ $rc = 124 ] && [ $took -lt 60 ] &&
+	ktap_pass "a hung guest is stopped at the timeout (124 after ${took}s)" ||
+	ktap_fail "a hung guest is stopped at the timeout" "got $rc after ${took}s"
+ktap_finish
