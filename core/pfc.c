@@ -110,7 +110,7 @@ enum fcq_buf_event fcq_buf_release(const struct fcq_buf_cfg *cfg,
 u32 fcq_pfc_headroom(u64 rate, u64 delay_ns, u32 frame, u32 ctl,
 		     u64 response_ns)
 {
-	u64 h = 2ULL * frame + ctl + fcq_bytes_in(2 * delay_ns + response_ns,
+	u64 h = 3ULL * frame + ctl + fcq_bytes_in(2 * delay_ns + response_ns,
 						 rate);
 
 	return h > 0xffffffffULL ? 0xffffffffU : (u32)h;

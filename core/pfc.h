@@ -84,13 +84,16 @@ enum fcq_buf_event fcq_buf_release(const struct fcq_buf_cfg *cfg,
 				   u32 len);
 
 /*
- * Headroom one (port, lossless priority) needs so that XOFF loses nothing:
- * after the queue crosses its threshold, the XOFF frame waits for the frame
- * being sent (@frame bytes), crosses the wire (@delay_ns), the upstream
- * finishes its own frame (@frame) and reacts (@response_ns) while data
- * already on the wire back keeps arriving (@delay_ns):
+ * Headroom one (port, lossless priority) needs so that XOFF loses nothing.
+ * After the queue crosses its threshold, the XOFF frame waits for the frame
+ * being sent (@frame bytes), crosses the wire (@delay_ns); the upstream
+ * reacts (@response_ns) and finishes the frame it is sending (@frame),
+ * while data already on the wire back keeps arriving (@delay_ns). And the
+ * switch counts a frame when its last bit is in (store and forward), so the
+ * one arriving as the threshold is crossed is counted whole: one @frame
+ * more.
  *
- *   headroom = 2 * frame + ctl + rate * (2 * delay + response)
+ *   headroom = 3 * frame + ctl + rate * (2 * delay + response)
  *
  * @frame and @ctl are wire sizes (with Ethernet overhead) of the largest
  * data frame and of the PFC frame.

@@ -32,6 +32,7 @@
 #include <net/sch_generic.h>
 #include <uapi/linux/fcq.h>
 
+#include "../core/ecn.h"
 #include "../core/pause.h"
 #include "../core/pfc.h"
 
@@ -111,6 +112,7 @@ struct fcq_port_cfg {
 	u32 response;		/* ns */
 	u16 pause_quanta;
 	u32 refresh;		/* ns, 0 = half the pause */
+	struct fcq_ecn ecn;
 };
 
 struct fcq_port_stats {
@@ -121,6 +123,7 @@ struct fcq_port_stats {
 	u64 drop_lossy;
 	u64 drop_limit;
 	u64 drop_gso;
+	u64 ecn_marked;
 	u64 tx_packets[FCQ_NUM_PRIO];
 	u64 tx_bytes[FCQ_NUM_PRIO];
 	u64 drops[FCQ_NUM_PRIO];
@@ -202,7 +205,10 @@ static inline bool fcq_port_paused(const struct fcq_port *port, u8 prio,
 	[TCA_FCQ_HEADROOM] = { .type = NLA_U32 },			\
 	[TCA_FCQ_RESPONSE] = { .type = NLA_U32 },			\
 	[TCA_FCQ_PAUSE_QUANTA] = { .type = NLA_U16 },			\
-	[TCA_FCQ_REFRESH] = { .type = NLA_U32 }
+	[TCA_FCQ_REFRESH] = { .type = NLA_U32 },			\
+	[TCA_FCQ_ECN_KMIN] = { .type = NLA_U32 },			\
+	[TCA_FCQ_ECN_KMAX] = { .type = NLA_U32 },			\
+	[TCA_FCQ_ECN_PMAX] = { .type = NLA_U32 }
 
 /* port.c: a scheme's qdisc operations are these plus its own options */
 int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,

@@ -15,14 +15,21 @@
  * Time is virtual and exact: when the watchdog fires late, frames that were
  * eligible earlier start at the time they would have started, back to back,
  * so timer slack does not cost bandwidth. Only the delivery to the device
- * is late, never the schedule.
+ * is late, never the schedule. A machine that stalled for longer than
+ * FCQ_MAX_LAG_NS (a busy emulator, a long softirq) is not replayed: that
+ * would turn the stall into a burst that no real link sends, and overflow
+ * the downstream headroom.
  */
 #include <linux/etherdevice.h>
+#include <linux/random.h>
+#include <net/inet_ecn.h>
 
 #include "fcq.h"
 #include "trace.h"
 #include "../core/frames.h"
 #include "../core/link.h"
+
+#define FCQ_MAX_LAG_NS	NSEC_PER_MSEC
 
 /* What the frame occupies the wire for: at least the minimum frame. */
 static u64 wire_ns(const struct fcq_port *port, const struct sk_buff *skb)
@@ -138,6 +145,8 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 
 	if (port->ops->sends_pfc)
 		pfc_tx(port, now);
+	if (port->tx_free + FCQ_MAX_LAG_NS < now)
+		port->tx_free = now - FCQ_MAX_LAG_NS;
 
 	/* Start every frame the serializer could have started by now. */
 	while (port->tx_free <= now) {
@@ -157,6 +166,11 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
 		port->st.tx_packets[cb->prio]++;
 		port->st.tx_bytes[cb->prio] += qdisc_pkt_len(skb);
+		/* ECN on what it leaves behind in its class, at dequeue. */
+		if (fcq_ecn_mark(&port->cfg.ecn, port->st.backlog[cb->prio],
+				 get_random_u32() & 0xffff) &&
+		    INET_ECN_set_ce(skb))
+			port->st.ecn_marked++;
 		/* It leaves the switch's buffer as it starts on the wire. */
 		fcq_switch_release(port, skb, start);
 		start_tx(port, skb, start);

@@ -168,6 +168,15 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
 		return range_err(tb[TCA_FCQ_RESPONSE], "response must be at most 1s");
 	if (out_of_range(tb[TCA_FCQ_REFRESH], 0, FCQ_LONG_MAX, &c->refresh))
 		return range_err(tb[TCA_FCQ_REFRESH], "refresh must be at most 4s");
+	if (out_of_range(tb[TCA_FCQ_ECN_KMIN], 0, FCQ_BUFFER_MAX, &c->ecn.kmin))
+		return range_err(tb[TCA_FCQ_ECN_KMIN], "ecn kmin must be at most 2GiB");
+	if (out_of_range(tb[TCA_FCQ_ECN_KMAX], 0, FCQ_BUFFER_MAX, &c->ecn.kmax))
+		return range_err(tb[TCA_FCQ_ECN_KMAX], "ecn kmax must be at most 2GiB");
+	if (out_of_range(tb[TCA_FCQ_ECN_PMAX], 0, FCQ_ECN_PROB_ONE, &c->ecn.pmax))
+		return range_err(tb[TCA_FCQ_ECN_PMAX], "ecn pmax must be in [0, 1]");
+	if (c->ecn.kmax && c->ecn.kmin > c->ecn.kmax)
+		return range_err(tb[TCA_FCQ_ECN_KMIN] ?: tb[TCA_FCQ_ECN_KMAX],
+				 "ecn kmin must not exceed kmax");
 
 	if (c->xoff && c->xon >= c->xoff) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_XON] ?: tb[TCA_FCQ_XOFF],
@@ -208,6 +217,7 @@ void fcq_port_commit(struct fcq_port *port, const struct fcq_port_cfg *c)
 	o->response = c->response;
 	WRITE_ONCE(o->pause_quanta, c->pause_quanta);
 	WRITE_ONCE(o->refresh, c->refresh);
+	o->ecn = c->ecn;
 	sch_tree_unlock(port->sch);
 
 	fcq_port_refresh_headroom(port);
@@ -448,7 +458,10 @@ int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_FCQ_HEADROOM, c->headroom) ||
 	    nla_put_u32(skb, TCA_FCQ_RESPONSE, c->response) ||
 	    nla_put_u16(skb, TCA_FCQ_PAUSE_QUANTA, READ_ONCE(c->pause_quanta)) ||
-	    nla_put_u32(skb, TCA_FCQ_REFRESH, READ_ONCE(c->refresh)))
+	    nla_put_u32(skb, TCA_FCQ_REFRESH, READ_ONCE(c->refresh)) ||
+	    nla_put_u32(skb, TCA_FCQ_ECN_KMIN, READ_ONCE(c->ecn.kmin)) ||
+	    nla_put_u32(skb, TCA_FCQ_ECN_KMAX, READ_ONCE(c->ecn.kmax)) ||
+	    nla_put_u32(skb, TCA_FCQ_ECN_PMAX, READ_ONCE(c->ecn.pmax)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -548,6 +561,8 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_SW_USED, in.used,
 			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_SW_USED_MAX, in.used_max,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_ECN_MARKED, st.ecn_marked,
 			      TCA_FCQ_STATS_PAD))
 		goto fail;
 	return nla_nest_end(skb, stats);

@@ -78,8 +78,8 @@ static __u32 uint_arg(const char *opt, const char *arg)
 	return v;
 }
 
-/* alpha as a decimal (0.125) or a fraction (1/8), sent as Q16. */
-static __u32 alpha_arg(const char *opt, const char *arg)
+/* A non-negative fraction, as 0.125 or 1/8. */
+static double fraction(const char *opt, const char *arg)
 {
 	char *end;
 	double a = strtod(arg, &end), d;
@@ -90,9 +90,25 @@ static __u32 alpha_arg(const char *opt, const char *arg)
 			fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
 		a /= d;
 	}
-	if (*end || end == arg || a <= 0 || a * 65536 > UINT32_MAX)
+	if (*end || end == arg || a < 0 || a * 65536 > UINT32_MAX)
 		fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
+	return a;
+}
+
+/* alpha: a positive fraction (the kernel checks it is at most 64). */
+static __u32 alpha_arg(const char *opt, const char *arg)
+{
+	double a = fraction(opt, arg);
+
+	if (a <= 0)
+		fcq_bad(opt, arg, "expected a fraction above 0, like 0.125 or 1/8");
 	return (__u32)(a * 65536 + 0.5) ?: 1;
+}
+
+/* A probability, sent as Q16 (the kernel checks it is at most 1). */
+static __u32 prob_arg(const char *opt, const char *arg)
+{
+	return fraction(opt, arg) * 65536 + 0.5;
 }
 
 static void dscp_map_arg(const char *opt, const char *arg,
@@ -194,6 +210,17 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		NEXT_ARG();
 		mask = fcq_get_prios(opt, *argv);
 		addattr_l(n, MAXLEN, TCA_FCQ_LOSSLESS, &mask, sizeof(mask));
+	} else if (!strcmp(opt, "ecn")) {
+		NEXT_ARG();
+		if (!strcmp(*argv, "off")) {
+			put_u32(n, TCA_FCQ_ECN_KMAX, 0);
+		} else {
+			put_u32(n, TCA_FCQ_ECN_KMIN, size_arg("ecn KMIN", *argv));
+			NEXT_ARG();
+			put_u32(n, TCA_FCQ_ECN_KMAX, size_arg("ecn KMAX", *argv));
+			NEXT_ARG();
+			put_u32(n, TCA_FCQ_ECN_PMAX, prob_arg("ecn PMAX", *argv));
+		}
 	} else if (!strcmp(opt, "pause_quanta")) {
 		__u16 q;
 
@@ -318,6 +345,23 @@ void fcq_print_port_opts(struct rtattr **tb)
 		print_uint(PRINT_ANY, "pause_quanta", "pause_quanta %u ",
 			   *(__u16 *)RTA_DATA(tb[TCA_FCQ_PAUSE_QUANTA]));
 	print_time("refresh", tb[TCA_FCQ_REFRESH], "auto");
+	if (tb[TCA_FCQ_ECN_KMAX] && !get32(tb[TCA_FCQ_ECN_KMAX])) {
+		print_string(PRINT_ANY, "ecn", "ecn %s ", "off");
+	} else if (tb[TCA_FCQ_ECN_KMAX] && tb[TCA_FCQ_ECN_KMIN] &&
+		   tb[TCA_FCQ_ECN_PMAX]) {
+		char b1[SPRINT_BSIZE], b2[SPRINT_BSIZE];
+
+		print_uint(PRINT_JSON, "ecn_kmin", NULL, get32(tb[TCA_FCQ_ECN_KMIN]));
+		print_uint(PRINT_JSON, "ecn_kmax", NULL, get32(tb[TCA_FCQ_ECN_KMAX]));
+		print_float(PRINT_JSON, "ecn_pmax", NULL,
+			    get32(tb[TCA_FCQ_ECN_PMAX]) / 65536.0);
+		print_string(PRINT_FP, NULL, "ecn %s ",
+			     sprint_size(get32(tb[TCA_FCQ_ECN_KMIN]), b1));
+		print_string(PRINT_FP, NULL, "%s ",
+			     sprint_size(get32(tb[TCA_FCQ_ECN_KMAX]), b2));
+		print_float(PRINT_FP, NULL, "%g ",
+			    get32(tb[TCA_FCQ_ECN_PMAX]) / 65536.0);
+	}
 }
 
 static __u64 get64(struct rtattr **tb, int type)
@@ -406,6 +450,7 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 		{ TCA_FCQ_STATS_THRESHOLD, "threshold" },
 		{ TCA_FCQ_STATS_SW_USED, "sw_used" },
 		{ TCA_FCQ_STATS_SW_USED_MAX, "sw_used_max" },
+		{ TCA_FCQ_STATS_ECN_MARKED, "ecn_marked" },
 	};
 	struct rtattr *tb[TCA_FCQ_STATS_MAX + 1];
 	unsigned int i;

@@ -15,6 +15,7 @@
 	"  [ buffer SIZE ] [ xoff SIZE ] [ xon SIZE ] [ alpha FRACTION ]\n" \
 	"  [ resume_offset SIZE ] [ reserve SIZE ] [ headroom SIZE | auto ]\n" \
 	"  [ response TIME ] [ pause_quanta QUANTA ] [ refresh TIME | auto ]\n" \
+	"  [ ecn KMIN KMAX PMAX | ecn off ]\n"				\
 	"PRIOS := all | none | P[,P...]   (priorities 0..7)\n"
 
 /* Report a bad option value and exit 2, as the kernel's NACK does. */

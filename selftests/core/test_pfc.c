@@ -215,12 +215,12 @@ static void random_invariants(void **state)
 static void headroom_formula(void **state)
 {
 	/* 100 Mbit/s, 10 us wire, 1538-byte frames, 84-byte PFC frame, no
-	 * response time: 2 * 1538 + 84 + 12.5 MB/s * 20 us = 3410 bytes.
+	 * response time: 3 * 1538 + 84 + 12.5 MB/s * 20 us = 4948 bytes.
 	 */
-	assert_int_equal(fcq_pfc_headroom(MBIT(100), 10000, 1538, 84, 0), 3410);
+	assert_int_equal(fcq_pfc_headroom(MBIT(100), 10000, 1538, 84, 0), 4948);
 	/* A response allowance adds rate * time. */
 	assert_int_equal(fcq_pfc_headroom(MBIT(100), 10000, 1538, 84, 100000),
-			 3410 + 1250);
+			 4948 + 1250);
 }
 
 int main(void)

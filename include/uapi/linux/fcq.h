@@ -55,6 +55,13 @@ enum {
 	TCA_FCQ_REFRESH,	/* u32, ns: XOFF refresh period; 0 = half of
 				 * the pause
 				 */
+	/* ECN marking as a packet leaves a class's queue (RED-like, as the
+	 * HPCC simulator's switch): never at or below kmin bytes, always at or
+	 * above kmax, in between with probability up to pmax.
+	 */
+	TCA_FCQ_ECN_KMIN,	/* u32, bytes */
+	TCA_FCQ_ECN_KMAX,	/* u32, bytes; 0 = no marking */
+	TCA_FCQ_ECN_PMAX,	/* u32, Q16 probability */
 	__TCA_FCQ_MAX
 };
 #define TCA_FCQ_MAX		(__TCA_FCQ_MAX - 1)
@@ -97,6 +104,7 @@ enum {
 	TCA_FCQ_STATS_THRESHOLD,	/* u32: this port's pause threshold now */
 	TCA_FCQ_STATS_SW_USED,		/* bytes buffered in the switch now */
 	TCA_FCQ_STATS_SW_USED_MAX,	/* peak of the above */
+	TCA_FCQ_STATS_ECN_MARKED,	/* packets marked CE */
 	TCA_FCQ_STATS_SCHEME = 32,	/* nested, scheme-specific */
 	__TCA_FCQ_STATS_MAX
 };
