@@ -73,9 +73,12 @@ $(B)/tc/q_%.so: tc-plugins/q_%.c tc-plugins/fcq_opts.c tc-plugins/*.h \
 plugins: $(PLUGINS)
 
 # ---- tools ------------------------------------------------------------------
-TOOLS := $(B)/tools/fcq-frame $(B)/tools/fcqctl $(B)/tools/fcq-gen
+TOOLS := $(B)/tools/fcq-frame $(B)/tools/fcqctl $(B)/tools/fcq-gen \
+	$(B)/tools/fcq-net $(B)/tools/fcq-report
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null)
 
 $(B)/tools/fcq-frame: tools/fcq-frame.c core/frames.c core/*.h
 	@mkdir -p $(dir $@)
@@ -87,7 +90,15 @@ $(B)/tools/fcqctl: tools/fcqctl.c include/uapi/linux/fcq.h
 
 $(B)/tools/fcq-gen: tools/fcq-gen.c
 	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $< -lm
+
+$(B)/tools/fcq-net: tools/fcq-net.c
+	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $<
+
+$(B)/tools/fcq-report: tools/fcq-report.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(JSON_CFLAGS) -o $@ $< $(JSON_LIBS) -lm
 
 tools: $(TOOLS)
 

@@ -2,10 +2,10 @@
 /*
  * fcq-gen - open-loop traffic with exact flow completion times.
  *
- *   fcq-gen server [-p PORT] [-t TOS]
- *       sink on TCP and UDP PORT: a flow announces its size in a 16-byte
- *       header, sends that many bytes, and gets one byte back once they all
- *       arrived.
+ *   fcq-gen server [-p PORT[,PORT...]] [-t TOS]
+ *       sink on TCP and UDP PORT (each of them): a flow announces its size
+ *       in a 16-byte header, sends that many bytes, and gets one byte back
+ *       once they all arrived.
  *
  *   fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]
  *                 FLOW...
@@ -25,6 +25,50 @@
  *   fcq-gen now
  *       CLOCK_MONOTONIC in ns, to compute an epoch shared by the generators
  *       of several hosts on one machine.
+ *
+ *   fcq-gen workload -n NET -w CDF -l LOAD -d SECONDS [-s SEED]
+ *                    [-i FANIN:BYTES:PERIOD] [-g PG]
+ *       an HPCC-simulator flow.txt on stdout (line 1: the number of flows,
+ *       then "src dst pg dport size start_s" by start time), as HPCC's
+ *       traffic_gen.py makes it: each host of NET draws Poisson arrivals in
+ *       [0, SECONDS) with mean gap avg_size * 8 / (rate_bits * LOAD), where
+ *       avg_size is the CDF's trapezoid mean (HPCC's getAvg), a size by
+ *       inverse transform with linear interpolation (truncated to bytes, at
+ *       least 1), a destination uniform among the other hosts; pg PG
+ *       (default 3), dport 100. -i adds an incast every PERIOD s from
+ *       PERIOD/2 on: FANIN distinct random hosts each send BYTES to one
+ *       random receiver at once, dport 200. Same SEED (default 1), same
+ *       output: each host has its own PRNG stream, seeded from SEED and its
+ *       id. CDF lines: "size percent", from 0 % to 100 %, '#' comments.
+ *
+ *   fcq-gen run -n NET -f FLOW_TXT -s SELF -e EPOCH_NS [-k SCALE] [-u]
+ *               [-c CC] [-T DRAIN_S]
+ *       the flows of FLOW_TXT whose src is host SELF, open loop as in
+ *       "flows": each at EPOCH_NS + (start_s - first) * SCALE * 1e9, first
+ *       being the earliest start in the file (HPCC's files begin at 2 s),
+ *       to dst's address
+ *       in NET, TCP (UDP with -u) port dport, IP TOS pg << 5 (DSCP pg << 3).
+ *       Prints a line of HPCC's fct.txt per completed flow:
+ *         sip dip sport dport size start_ns fct_ns standalone_fct_ns
+ *       (addresses as %08x, start_ns from EPOCH_NS, fct_ns from the
+ *       scheduled start to the sink's reply). The standalone (ideal) FCT,
+ *       from NET's "rtt SELF dst base_rtt_ns bottleneck_Bps" line and the
+ *       mtu of SELF's "host" line:
+ *         TCP: hdr = 52 (IPv4 + TCP with timestamps), k = 2 (handshake)
+ *         UDP: hdr = 44 (IPv4 + UDP + our 16-byte header), k = 1
+ *         packets = ceil(size / (mtu - hdr))
+ *         wire    = size + packets * (hdr + 14 + 24)    (Ethernet header,
+ *                   FCS, preamble and inter-frame gap: 38 bytes)
+ *         ideal   = k * base_rtt_ns + floor(wire * 1e9 / bottleneck_Bps)
+ *       A flow not done DRAIN_S s (default 60) after the last one started,
+ *       or whose socket failed, goes to stderr as
+ *       "incomplete src dst size start_ns" and makes the exit status 1.
+ *
+ * NET (written by the topology tool), one item a line, '#' comments:
+ *   host <id> <netns> <dev> <ip> <rate_Bps> <mtu>
+ *   switch <id> <netns>
+ *   port <netns> <dev> <rate_Bps> <delay_ns> <peer_id>
+ *   rtt <src_id> <dst_id> <base_rtt_ns> <bottleneck_Bps>
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,12 +76,16 @@
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +95,9 @@
 #define CHUNK		(64 << 10)
 #define UNTIL_CLOSE	UINT64_MAX
 #define MAX_UDP_FLOWS	4096
+#define MAX_PORTS	16
+#define NSEC		1000000000ULL
+#define UDP_IDLE_NS	(60 * NSEC)	/* a UDP flow this silent lost data */
 
 struct hdr {
 	uint32_t magic;
@@ -62,6 +113,7 @@ struct opts {
 	uint64_t epoch;
 	double interval;
 	double timeout;
+	bool fct;		/* run: fct.txt lines; a failed flow: not fatal */
 };
 
 static char zeros[CHUNK];
@@ -83,20 +135,36 @@ static void die(const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: fcq-gen server [-p PORT] [-t TOS]\n"
+		"usage: fcq-gen server [-p PORT[,PORT...]] [-t TOS]\n"
 		"       fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]\n"
 		"                     DST:BYTES[@SECONDS]...\n"
 		"       fcq-gen bulk [-p PORT] [-t TOS] [-c CC] [-i SECONDS] DST SECONDS\n"
-		"       fcq-gen now\n");
+		"       fcq-gen now\n"
+		"       fcq-gen workload -n NET -w CDF -l LOAD -d SECONDS [-s SEED]\n"
+		"                        [-i FANIN:BYTES:PERIOD] [-g PG]\n"
+		"       fcq-gen run -n NET -f FLOW_TXT -s SELF -e EPOCH_NS [-k SCALE] [-u]\n"
+		"                   [-c CC] [-T DRAIN_S]\n");
 	exit(2);
 }
 
-static void set_opts(int fd, const struct opts *o, bool tcp)
+static void __attribute__((noreturn, format(printf, 1, 2)))
+fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fcq-gen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void set_opts(int fd, const struct opts *o, int tos, bool tcp)
 {
 	int one = 1;
 
-	if (o->tos >= 0 &&
-	    setsockopt(fd, IPPROTO_IP, IP_TOS, &o->tos, sizeof(o->tos)))
+	if (tos >= 0 && setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)))
 		die("IP_TOS");
 	if (!tcp)
 		return;
@@ -120,8 +188,16 @@ static int parse_dst(struct sockaddr_in *a, const char *host, int port)
 
 /* ---- server ---------------------------------------------------------- */
 
-struct conn {
+/* What an epoll event of the server is about. */
+enum { SOCK_LISTEN, SOCK_UDP, SOCK_CONN };
+
+struct sock {
+	int kind;
 	int fd;
+};
+
+struct conn {
+	struct sock s;		/* first: epoll hands us &s */
 	size_t hdr_got;
 	struct hdr h;
 	uint64_t got;
@@ -132,13 +208,14 @@ struct udp_flow {
 	uint32_t flow;
 	uint64_t size;
 	uint64_t got;
+	uint64_t seen;		/* last datagram, CLOCK_MONOTONIC ns */
 	bool used;
 };
 
 static void conn_close(int ep, struct conn *c)
 {
-	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
-	close(c->fd);
+	epoll_ctl(ep, EPOLL_CTL_DEL, c->s.fd, NULL);
+	close(c->s.fd);
 	free(c);
 }
 
@@ -149,7 +226,7 @@ static void conn_read(int ep, struct conn *c)
 
 	for (;;) {
 		if (c->hdr_got < sizeof(c->h)) {
-			n = read(c->fd, (char *)&c->h + c->hdr_got,
+			n = read(c->s.fd, (char *)&c->h + c->hdr_got,
 				 sizeof(c->h) - c->hdr_got);
 			if (n > 0) {
 				c->hdr_got += n;
@@ -159,13 +236,13 @@ static void conn_read(int ep, struct conn *c)
 				continue;
 			}
 		} else {
-			n = read(c->fd, buf, sizeof(buf));
+			n = read(c->s.fd, buf, sizeof(buf));
 			if (n > 0) {
 				c->got += n;
 				if (c->h.size == UNTIL_CLOSE || c->got < c->h.size)
 					continue;
 				/* All here: tell the sender. */
-				if (write(c->fd, "K", 1) != 1)
+				if (write(c->s.fd, "K", 1) != 1)
 					perror("fcq-gen: reply");
 				break;
 			}
@@ -184,6 +261,7 @@ static void udp_read(int fd, struct udp_flow *tab)
 	socklen_t len = sizeof(from);
 	struct hdr *h = (struct hdr *)buf;
 	struct udp_flow *f, *free_slot;
+	uint64_t now;
 	ssize_t n;
 	int i;
 
@@ -193,8 +271,10 @@ static void udp_read(int fd, struct udp_flow *tab)
 			continue;
 		f = NULL;
 		free_slot = NULL;
+		now = now_ns();
 		for (i = 0; i < MAX_UDP_FLOWS; i++) {
-			if (!tab[i].used) {
+			/* A flow silent for a minute lost datagrams: reuse it. */
+			if (!tab[i].used || now - tab[i].seen > UDP_IDLE_NS) {
 				free_slot = free_slot ?: &tab[i];
 			} else if (tab[i].flow == h->flow &&
 				   tab[i].from.sin6_port == from.sin6_port &&
@@ -212,6 +292,7 @@ static void udp_read(int fd, struct udp_flow *tab)
 						.size = h->size, .used = true };
 		}
 		f->got += n - sizeof(*h);
+		f->seen = now;
 		if (f->got >= f->size) {
 			sendto(fd, "K", 1, 0, (struct sockaddr *)&from, len);
 			f->used = false;
@@ -220,59 +301,102 @@ static void udp_read(int fd, struct udp_flow *tab)
 	}
 }
 
-static void __attribute__((noreturn)) server(const struct opts *o)
+/* "PORT[,PORT...]" into ports[]; returns how many. */
+static int parse_ports(const char *arg, int *ports)
+{
+	const char *p = arg;
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 1 || v > 65535 || n == MAX_PORTS ||
+		    (*end && *end != ','))
+			fail("bad port list '%s' (at most %d ports)", arg,
+			     MAX_PORTS);
+		ports[n++] = v;
+		if (!*end)
+			return n;
+		p = end + 1;
+	}
+}
+
+/* One TCP listener and one UDP socket on @port, in epoll @ep. */
+static void server_listen(int ep, int port, struct sock *l, struct sock *u,
+			  const struct opts *o)
 {
 	struct sockaddr_in6 a = { .sin6_family = AF_INET6,
-				  .sin6_port = htons(o->port) };
-	static struct udp_flow tab[MAX_UDP_FLOWS];
-	struct epoll_event ev, evs[64];
-	int lfd, ufd, ep, one = 1, i, n;
+				  .sin6_port = htons(port) };
+	struct epoll_event ev = { .events = EPOLLIN };
+	int one = 1;
 
-	lfd = socket(AF_INET6, SOCK_STREAM, 0);
-	ufd = socket(AF_INET6, SOCK_DGRAM, 0);
-	if (lfd < 0 || ufd < 0)
+	*l = (struct sock){ SOCK_LISTEN, socket(AF_INET6, SOCK_STREAM, 0) };
+	*u = (struct sock){ SOCK_UDP, socket(AF_INET6, SOCK_DGRAM, 0) };
+	if (l->fd < 0 || u->fd < 0)
 		die("socket");
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(lfd, (struct sockaddr *)&a, sizeof(a)) || listen(lfd, 1024) ||
-	    bind(ufd, (struct sockaddr *)&a, sizeof(a)))
+	setsockopt(l->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(l->fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(l->fd, 1024) ||
+	    bind(u->fd, (struct sockaddr *)&a, sizeof(a)))
 		die("bind");
-	set_opts(lfd, o, true);
-	set_opts(ufd, o, false);
+	set_opts(l->fd, o, o->tos, true);
+	set_opts(u->fd, o, o->tos, false);
 	/* A host's socket must not be where a lossless fabric loses data
 	 * (FORCE: past rmem_max, when we are allowed to).
 	 */
 	one = 16 << 20;
-	if (setsockopt(ufd, SOL_SOCKET, SO_RCVBUFFORCE, &one, sizeof(one)))
-		setsockopt(ufd, SOL_SOCKET, SO_RCVBUF, &one, sizeof(one));
-	nonblock(lfd);
-	nonblock(ufd);
+	if (setsockopt(u->fd, SOL_SOCKET, SO_RCVBUFFORCE, &one, sizeof(one)))
+		setsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &one, sizeof(one));
+	nonblock(l->fd);
+	nonblock(u->fd);
+	ev.data.ptr = l;
+	epoll_ctl(ep, EPOLL_CTL_ADD, l->fd, &ev);
+	ev.data.ptr = u;
+	epoll_ctl(ep, EPOLL_CTL_ADD, u->fd, &ev);
+}
+
+static void __attribute__((noreturn)) server(const struct opts *o,
+					     const char *port_list)
+{
+	static struct sock socks[2 * MAX_PORTS];
+	/* Shared by the ports: a UDP flow is keyed by its sender's socket. */
+	static struct udp_flow tab[MAX_UDP_FLOWS];
+	struct epoll_event ev, evs[64];
+	int ports[MAX_PORTS], np, ep, i, n;
+	char dflt[8];
+
+	if (!port_list) {
+		snprintf(dflt, sizeof(dflt), "%d", o->port);
+		port_list = dflt;
+	}
+	np = parse_ports(port_list, ports);
 	ep = epoll_create1(0);
-	ev.events = EPOLLIN;
-	ev.data.ptr = &lfd;
-	epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev);
-	ev.data.ptr = &ufd;
-	epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev);
+	for (i = 0; i < np; i++)
+		server_listen(ep, ports[i], &socks[2 * i], &socks[2 * i + 1],
+			      o);
 	for (;;) {
 		n = epoll_wait(ep, evs, 64, -1);
 		for (i = 0; i < n; i++) {
+			struct sock *sk = evs[i].data.ptr;
 			int fd;
 
-			if (evs[i].data.ptr == &ufd) {
-				udp_read(ufd, tab);
+			if (sk->kind == SOCK_UDP) {
+				udp_read(sk->fd, tab);
 				continue;
 			}
-			if (evs[i].data.ptr != &lfd) {
-				conn_read(ep, evs[i].data.ptr);
+			if (sk->kind == SOCK_CONN) {
+				conn_read(ep, (struct conn *)sk);
 				continue;
 			}
-			while ((fd = accept(lfd, NULL, NULL)) >= 0) {
+			while ((fd = accept(sk->fd, NULL, NULL)) >= 0) {
 				struct conn *c = calloc(1, sizeof(*c));
 
 				if (!c)
 					die("calloc");
-				c->fd = fd;
+				c->s = (struct sock){ SOCK_CONN, fd };
 				nonblock(fd);
-				set_opts(fd, o, true);
+				set_opts(fd, o, o->tos, true);
 				ev.events = EPOLLIN;
 				ev.data.ptr = c;
 				epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
@@ -291,10 +415,17 @@ struct flow {
 	uint64_t connected;
 	uint64_t sent;		/* TCP: header + payload; UDP: payload */
 	int dgram;		/* UDP payload per datagram */
+	int tos;
 	int fd;
+	/* run only: what fct.txt says of it */
+	int src_id, dst_id;
+	uint32_t sip;		/* host order */
+	uint64_t ideal;		/* standalone FCT, ns */
+	double start_s;		/* as the flow file says */
 };
 
-static void flow_start(int ep, struct flow *f, const struct opts *o)
+/* Returns 0, or -1 with errno set (the caller tells whether it is fatal). */
+static int flow_start(int ep, struct flow *f, const struct opts *o)
 {
 	struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = f };
 
@@ -302,10 +433,10 @@ static void flow_start(int ep, struct flow *f, const struct opts *o)
 				SOCK_NONBLOCK, 0);
 	if (f->fd < 0)
 		die("socket");
-	set_opts(f->fd, o, !o->udp);
+	set_opts(f->fd, o, f->tos, !o->udp);
 	if (connect(f->fd, (struct sockaddr *)&f->dst, sizeof(f->dst)) &&
 	    errno != EINPROGRESS)
-		die("connect");
+		return -1;
 	if (o->udp) {
 		int mtu;
 		socklen_t l = sizeof(mtu);
@@ -315,16 +446,35 @@ static void flow_start(int ep, struct flow *f, const struct opts *o)
 		f->dgram = mtu - 20 - 8 - sizeof(struct hdr);
 	}
 	epoll_ctl(ep, EPOLL_CTL_ADD, f->fd, &ev);
+	return 0;
 }
 
-static void flow_report(const struct flow *f, const char *proto,
+static void flow_report(const struct flow *f, const struct opts *o,
 			uint64_t end, bool timeout)
 {
+	const char *proto = o->udp ? "udp" : "tcp";
 	struct sockaddr_in self;
 	socklen_t len = sizeof(self);
 	char dst[INET_ADDRSTRLEN];
 
 	getsockname(f->fd, (struct sockaddr *)&self, &len);
+	if (o->fct) {
+		if (timeout)
+			fprintf(stderr, "incomplete %d %d %llu %llu\n",
+				f->src_id, f->dst_id,
+				(unsigned long long)f->size,
+				(unsigned long long)(f->start - o->epoch));
+		else
+			printf("%08x %08x %u %u %llu %llu %llu %llu\n", f->sip,
+			       ntohl(f->dst.sin_addr.s_addr),
+			       ntohs(self.sin_port), ntohs(f->dst.sin_port),
+			       (unsigned long long)f->size,
+			       (unsigned long long)(f->start - o->epoch),
+			       (unsigned long long)(end - f->start),
+			       (unsigned long long)f->ideal);
+		fflush(stdout);
+		return;
+	}
 	inet_ntop(AF_INET, &f->dst.sin_addr, dst, sizeof(dst));
 	printf("{\"proto\":\"%s\",\"dst\":\"%s\",\"sport\":%u,\"dport\":%u,"
 	       "\"size\":%llu,\"start_ns\":%llu,", proto, dst,
@@ -340,8 +490,10 @@ static void flow_report(const struct flow *f, const char *proto,
 	fflush(stdout);
 }
 
-/* Send what the socket takes; returns true when everything is out. */
-static bool tcp_send(struct flow *f)
+/* Send what the socket takes: 1 when everything is out, 0 when the socket
+ * is full, -1 on an error (errno).
+ */
+static int tcp_send(struct flow *f)
 {
 	uint64_t total = sizeof(struct hdr) + f->size;
 
@@ -358,17 +510,14 @@ static bool tcp_send(struct flow *f)
 
 			n = write(f->fd, zeros, left < CHUNK ? left : CHUNK);
 		}
-		if (n < 0) {
-			if (errno == EAGAIN)
-				return false;
-			die("write");
-		}
+		if (n < 0)
+			return errno == EAGAIN ? 0 : -1;
 		f->sent += n;
 	}
-	return true;
+	return 1;
 }
 
-static bool udp_send(struct flow *f)
+static int udp_send(struct flow *f)
 {
 	static char buf[65536];
 	struct hdr *h = (struct hdr *)buf;
@@ -378,42 +527,82 @@ static bool udp_send(struct flow *f)
 		uint64_t left = f->size - f->sent;
 		size_t len = left < (uint64_t)f->dgram ? left : (uint64_t)f->dgram;
 
-		if (send(f->fd, buf, sizeof(*h) + len, 0) < 0) {
-			if (errno == EAGAIN || errno == ENOBUFS)
-				return false;
-			die("send");
-		}
+		if (send(f->fd, buf, sizeof(*h) + len, 0) < 0)
+			return errno == EAGAIN || errno == ENOBUFS ? 0 : -1;
 		f->sent += len;
 	}
-	return true;
+	return 1;
+}
+
+/* A flow whose socket failed: fatal, except in run, where the others go on
+ * and it counts as incomplete.
+ */
+static void flow_failed(int ep, struct flow *f, const struct opts *o,
+			const char *what)
+{
+	if (!o->fct)
+		die(what);
+	fprintf(stderr, "fcq-gen: flow %d -> %d port %u: %s: %s\n", f->src_id,
+		f->dst_id, ntohs(f->dst.sin_port), what, strerror(errno));
+	flow_report(f, o, 0, true);
+	epoll_ctl(ep, EPOLL_CTL_DEL, f->fd, NULL);
+	close(f->fd);
+	f->fd = -1;
+}
+
+/* epoll_wait until @until (CLOCK_MONOTONIC ns), to the ns: a flow's FCT
+ * runs from its scheduled start, so starting it late (as a ms timeout
+ * would) adds to it.
+ */
+static int wait_until(int ep, struct epoll_event *evs, int max,
+		      uint64_t until)
+{
+	uint64_t now = now_ns(), d = until > now ? until - now : 0;
+	struct timespec ts = { d / NSEC, d % NSEC };
+	int n;
+
+	n = epoll_pwait2(ep, evs, max, &ts, NULL);
+	if (n < 0 && errno == ENOSYS)		/* before Linux 5.11 */
+		n = epoll_wait(ep, evs, max, d / 1000000 + 1);
+	return n;
 }
 
 static int run_flows(struct flow *fl, int nf, const struct opts *o)
 {
-	const char *proto = o->udp ? "udp" : "tcp";
 	struct epoll_event ev, evs[64];
-	int ep = epoll_create1(0), next = 0, left = nf, i, n;
+	int ep = epoll_create1(0), next = 0, left = nf, failed = 0, i, n;
 	uint64_t deadline = 0;
 
+	/* Timers to the ns, not rounded up by the default 50 us slack. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while (left) {
-		uint64_t now = now_ns();
-		int timeout = -1;
+		uint64_t now = now_ns(), until;
 
-		while (next < nf && fl[next].start <= now)
-			flow_start(ep, &fl[next++], o);
+		while (next < nf && fl[next].start <= now) {
+			struct flow *f = &fl[next++];
+
+			if (flow_start(ep, f, o)) {
+				flow_failed(ep, f, o, "connect");
+				left--;
+				failed++;
+			}
+		}
+		if (!left)
+			break;
 		if (next < nf) {
-			timeout = (fl[next].start - now) / 1000000 + 1;
+			until = fl[next].start;
 		} else {
 			if (!deadline)
 				deadline = now + o->timeout * 1e9;
 			if (now >= deadline)
 				break;
-			timeout = (deadline - now) / 1000000 + 1;
+			until = deadline;
 		}
-		n = epoll_wait(ep, evs, 64, timeout);
+		n = wait_until(ep, evs, 64, until);
 		for (i = 0; i < n; i++) {
 			struct flow *f = evs[i].data.ptr;
 			char k;
+			int r;
 
 			if (evs[i].events & (EPOLLERR | EPOLLHUP) &&
 			    !(evs[i].events & EPOLLIN)) {
@@ -422,21 +611,38 @@ static int run_flows(struct flow *fl, int nf, const struct opts *o)
 
 				getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &err, &l);
 				errno = err;
-				die("flow");
+				flow_failed(ep, f, o, "flow");
+				left--;
+				failed++;
+				continue;
 			}
 			if (!f->connected)
 				f->connected = now_ns();
 			if (evs[i].events & EPOLLIN) {
-				if (read(f->fd, &k, 1) == 1) {
-					flow_report(f, proto, now_ns(), false);
+				r = read(f->fd, &k, 1);
+				if (r == 1) {
+					flow_report(f, o, now_ns(), false);
 					epoll_ctl(ep, EPOLL_CTL_DEL, f->fd, NULL);
 					close(f->fd);
 					f->fd = -1;
 					left--;
+				} else if (!r || errno != EAGAIN) {
+					/* The sink went away: do not spin on
+					 * its EOF until the drain time.
+					 */
+					errno = r ? errno : ECONNRESET;
+					flow_failed(ep, f, o, "reply");
+					left--;
+					failed++;
 				}
 				continue;
 			}
-			if (o->udp ? udp_send(f) : tcp_send(f)) {
+			r = o->udp ? udp_send(f) : tcp_send(f);
+			if (r < 0) {
+				flow_failed(ep, f, o, o->udp ? "send" : "write");
+				left--;
+				failed++;
+			} else if (r) {
 				ev.events = EPOLLIN;
 				ev.data.ptr = f;
 				epoll_ctl(ep, EPOLL_CTL_MOD, f->fd, &ev);
@@ -445,8 +651,8 @@ static int run_flows(struct flow *fl, int nf, const struct opts *o)
 	}
 	for (i = 0; i < nf; i++)
 		if (fl[i].fd >= 0)
-			flow_report(&fl[i], proto, 0, true);
-	return left ? 1 : 0;
+			flow_report(&fl[i], o, 0, true);
+	return left || failed ? 1 : 0;
 }
 
 /* ---- bulk ------------------------------------------------------------ */
@@ -478,7 +684,7 @@ static int bulk(const char *host, double secs, const struct opts *o)
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		die("socket");
-	set_opts(fd, o, true);
+	set_opts(fd, o, o->tos, true);
 	if (connect(fd, (struct sockaddr *)&dst, sizeof(dst)) ||
 	    write(fd, &h, sizeof(h)) != sizeof(h))
 		die("connect");
@@ -525,6 +731,7 @@ static struct flow *parse_flows(char **spec, int nf, const struct opts *o)
 		if (parse_dst(&fl[i].dst, s, o->port))
 			usage();
 		fl[i].id = i;
+		fl[i].tos = o->tos;
 		fl[i].size = strtoull(colon + 1, NULL, 0);
 		fl[i].start = epoch + (at ? atof(at + 1) * 1e9 : 0);
 		fl[i].fd = -1;
@@ -536,21 +743,718 @@ static struct flow *parse_flows(char **spec, int nf, const struct opts *o)
 	return fl;
 }
 
+/* ---- input files: NET, CDF, flow.txt --------------------------------- */
+
+#define MAX_TOK		8
+
+struct reader {
+	FILE *f;
+	const char *name;
+	int line;
+	char *buf;
+	size_t cap;
+	char *tok[MAX_TOK];
+	int ntok;		/* may exceed MAX_TOK: too many fields */
+};
+
+static void rd_open(struct reader *r, const char *name)
+{
+	*r = (struct reader){ .f = fopen(name, "r"), .name = name };
+	if (!r->f)
+		fail("%s: %s", name, strerror(errno));
+}
+
+static void rd_close(struct reader *r)
+{
+	fclose(r->f);
+	free(r->buf);
+}
+
+static void __attribute__((noreturn, format(printf, 2, 3)))
+rd_fail(const struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fcq-gen: %s:%d: ", r->name, r->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* The next line with fields, split on blanks ('#' starts a comment). */
+static bool rd_next(struct reader *r)
+{
+	while (getline(&r->buf, &r->cap, r->f) >= 0) {
+		char *p, *save;
+
+		r->line++;
+		p = strchr(r->buf, '#');
+		if (p)
+			*p = '\0';
+		r->ntok = 0;
+		for (p = strtok_r(r->buf, " \t\r\n", &save); p;
+		     p = strtok_r(NULL, " \t\r\n", &save)) {
+			if (r->ntok < MAX_TOK)
+				r->tok[r->ntok] = p;
+			r->ntok++;
+		}
+		if (r->ntok)
+			return true;
+	}
+	if (ferror(r->f))
+		fail("%s: %s", r->name, strerror(errno));
+	return false;
+}
+
+static double rd_num(const struct reader *r, int i, double min, double max,
+		     const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(r->tok[i], &end);
+	/* !(a && b): NaN fails too */
+	if (end == r->tok[i] || *end || errno || !(v >= min && v <= max))
+		rd_fail(r, "bad %s '%s'", what, r->tok[i]);
+	return v;
+}
+
+static uint64_t rd_u64(const struct reader *r, int i, uint64_t min,
+		       uint64_t max, const char *what)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(r->tok[i], &end, 10);
+	/* strtoull() takes "-1" as a huge number: digits only */
+	if (*r->tok[i] < '0' || *r->tok[i] > '9' || *end || errno ||
+	    v < min || v > max)
+		rd_fail(r, "bad %s '%s'", what, r->tok[i]);
+	return v;
+}
+
+static void rd_fields(const struct reader *r, int n, const char *form)
+{
+	if (r->ntok != n)
+		rd_fail(r, "%d fields, expected %d: %s", r->ntok, n, form);
+}
+
+/* Room for element @n of an array grown by doubling. */
+static void *grow(void *p, int n, size_t size)
+{
+	if (n & (n - 1))
+		return p;
+	p = realloc(p, (n ? 2 * (size_t)n : 1) * size);
+	if (!p)
+		die("realloc");
+	return p;
+}
+
+struct host {
+	int id;
+	uint32_t ip;		/* host order */
+	double rate;		/* bytes/s */
+	int mtu;
+};
+
+struct rtt {
+	int src, dst;
+	uint64_t base;		/* ns */
+	double bw;		/* bottleneck, bytes/s */
+};
+
+struct net {
+	struct host *h;		/* by id */
+	int nh;
+	struct rtt *r;
+	int nr;
+};
+
+static int host_cmp(const void *a, const void *b)
+{
+	return ((const struct host *)a)->id - ((const struct host *)b)->id;
+}
+
+static struct host *net_host(const struct net *n, int id)
+{
+	struct host key = { .id = id };
+
+	return bsearch(&key, n->h, n->nh, sizeof(key), host_cmp);
+}
+
+#define MAX_ID		65535	/* HPCC's addresses hold 16 bits of it */
+
+static void net_read(struct net *n, const char *name)
+{
+	struct reader r;
+	int i;
+
+	*n = (struct net){ 0 };
+	rd_open(&r, name);
+	while (rd_next(&r)) {
+		const char *kw = r.tok[0];
+
+		if (!strcmp(kw, "host")) {
+			struct host *h;
+			struct in_addr a;
+
+			rd_fields(&r, 7, "host ID NETNS DEV IP RATE_BPS MTU");
+			n->h = grow(n->h, n->nh, sizeof(*n->h));
+			h = &n->h[n->nh++];
+			h->id = rd_u64(&r, 1, 0, MAX_ID, "host id");
+			if (inet_pton(AF_INET, r.tok[4], &a) != 1)
+				rd_fail(&r, "bad address '%s'", r.tok[4]);
+			h->ip = ntohl(a.s_addr);
+			h->rate = rd_num(&r, 5, 1, 1e15, "rate");
+			/* 68: IPv4's minimum, leaves every payload > 0 */
+			h->mtu = rd_u64(&r, 6, 68, 65535, "mtu");
+		} else if (!strcmp(kw, "switch")) {
+			rd_fields(&r, 3, "switch ID NETNS");
+			rd_u64(&r, 1, 0, MAX_ID, "switch id");
+		} else if (!strcmp(kw, "port")) {
+			rd_fields(&r, 6,
+				  "port NETNS DEV RATE_BPS DELAY_NS PEER_ID");
+		} else if (!strcmp(kw, "rtt")) {
+			struct rtt *t;
+
+			rd_fields(&r, 5,
+				  "rtt SRC DST BASE_RTT_NS BOTTLENECK_BPS");
+			n->r = grow(n->r, n->nr, sizeof(*n->r));
+			t = &n->r[n->nr++];
+			t->src = rd_u64(&r, 1, 0, MAX_ID, "src id");
+			t->dst = rd_u64(&r, 2, 0, MAX_ID, "dst id");
+			t->base = rd_u64(&r, 3, 0, UINT32_MAX * 1000ULL,
+					 "base rtt");
+			t->bw = rd_num(&r, 4, 1, 1e15, "bottleneck rate");
+		} else {
+			rd_fail(&r, "unknown line '%s'", kw);
+		}
+	}
+	rd_close(&r);
+	if (!n->nh)
+		fail("%s: no host", name);
+	qsort(n->h, n->nh, sizeof(*n->h), host_cmp);
+	for (i = 1; i < n->nh; i++)
+		if (n->h[i].id == n->h[i - 1].id)
+			fail("%s: host %d twice", name, n->h[i].id);
+}
+
+/* HPCC's CDF: "size percent" points, percent 0 first and 100 last. */
+struct cdf {
+	double *x, *y;
+	int n;
+};
+
+static void cdf_read(struct cdf *c, const char *name)
+{
+	struct reader r;
+	int last = 0;
+
+	*c = (struct cdf){ 0 };
+	rd_open(&r, name);
+	while (rd_next(&r)) {
+		double x, y;
+
+		rd_fields(&r, 2, "SIZE PERCENT");
+		x = rd_num(&r, 0, 0, 1e15, "size");
+		y = rd_num(&r, 1, 0, 100, "percent");
+		if (!c->n && y != 0)
+			rd_fail(&r, "starts at %g %%, not 0 %%", y);
+		if (c->n && y < c->y[c->n - 1])
+			rd_fail(&r, "percent %g below the %g before it", y,
+				c->y[c->n - 1]);
+		if (c->n && x < c->x[c->n - 1])
+			rd_fail(&r, "size %g below the %g before it", x,
+				c->x[c->n - 1]);
+		c->x = grow(c->x, c->n, sizeof(*c->x));
+		c->y = grow(c->y, c->n, sizeof(*c->y));
+		c->x[c->n] = x;
+		c->y[c->n++] = y;
+		last = r.line;
+	}
+	if (!c->n)
+		fail("%s: no point", name);
+	r.line = last;
+	if (c->y[c->n - 1] != 100)
+		rd_fail(&r, "ends at %g %%, not 100 %%", c->y[c->n - 1]);
+	rd_close(&r);
+}
+
+/* HPCC's getAvg: the mean of the piecewise-linear CDF (trapezoids). */
+static double cdf_avg(const struct cdf *c)
+{
+	double s = 0;
+	int i;
+
+	for (i = 1; i < c->n; i++)
+		s += (c->x[i] + c->x[i - 1]) / 2 * (c->y[i] - c->y[i - 1]);
+	return s / 100;
+}
+
+/* HPCC's getValueFromPercentile: inverse CDF, linear between points. */
+static double cdf_value(const struct cdf *c, double y)
+{
+	int i;
+
+	for (i = 1; i < c->n; i++) {
+		if (y > c->y[i])
+			continue;
+		if (c->y[i] == c->y[i - 1])	/* only when y is on both */
+			return c->x[i - 1];
+		return c->x[i - 1] + (c->x[i] - c->x[i - 1]) *
+		       (y - c->y[i - 1]) / (c->y[i] - c->y[i - 1]);
+	}
+	return c->x[c->n - 1];
+}
+
+/* ---- workload -------------------------------------------------------- */
+
+/* xoshiro256** seeded by splitmix64 (Blackman & Vigna): the same stream
+ * for a seed on every libc, and one independent stream per host.
+ */
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed, k;
+	int i;
+
+	/* an odd multiplier keeps the streams' starting points apart */
+	k = splitmix64(&x) + stream * 0xd1b54a32d192ed03ULL;
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&k);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s, v = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return v;
+}
+
+/* [0, 1) */
+static double rng_u01(struct rng *r)
+{
+	return (rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* [0, n) */
+static uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	return ((unsigned __int128)rng_next(r) * n) >> 64;
+}
+
+/* Natural log of x > 0 (normal) without libm, which the Makefile does not
+ * link: x = m * 2^e with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s),
+ * s = (m - 1) / (m + 1), |s| < 0.172, whose series is exact to a double
+ * in 15 terms.
+ */
+static double ln(double x)
+{
+	union { double d; uint64_t u; } v = { .d = x };
+	int e = (int)((v.u >> 52) & 0x7ff) - 1023, k;
+	double s, s2, t, sum = 0;
+
+	v.u = (v.u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
+	if (v.d > 1.4142135623730951) {
+		v.d /= 2;
+		e++;
+	}
+	s = (v.d - 1) / (v.d + 1);
+	s2 = s * s;
+	for (k = 1, t = s; k < 30; k += 2, t *= s2)
+		sum += t / k;
+	return 2 * sum + e * 0.6931471805599453;
+}
+
+/* An exponential gap of mean @mean ns, truncated to the ns as in HPCC. */
+static uint64_t exp_ns(struct rng *r, double mean)
+{
+	return -ln(1 - rng_u01(r)) * mean;
+}
+
+struct wflow {
+	uint64_t t;		/* start, ns */
+	int seq;		/* made in this order: ties keep it */
+	int src, dst, dport;
+	uint64_t size;
+};
+
+static int wflow_cmp(const void *a, const void *b)
+{
+	const struct wflow *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->seq - y->seq;
+}
+
+struct wlist {
+	struct wflow *f;
+	int n;
+};
+
+static void wadd(struct wlist *l, uint64_t t, int src, int dst, int dport,
+		 uint64_t size)
+{
+	l->f = grow(l->f, l->n, sizeof(*l->f));
+	l->f[l->n] = (struct wflow){ t, l->n, src, dst, dport, size };
+	l->n++;
+}
+
+#define INCAST_STREAM	(1ULL << 32)	/* past every host id */
+#define MAX_WFLOWS	100000000
+
+/* -i FANIN:BYTES:PERIOD: every PERIOD s from PERIOD/2 on, FANIN distinct
+ * random hosts send BYTES each to one random other host, all at once.
+ */
+static void incast(struct wlist *l, const struct net *n, const char *spec,
+		   uint64_t seed, uint64_t dur)
+{
+	unsigned long long bytes;
+	char *end, *p;
+	int *other, i, j, k;
+	double period;
+	long fanin;
+	struct rng r;
+
+	fanin = strtol(spec, &end, 10);
+	if (*end != ':')
+		goto bad;
+	bytes = strtoull(p = end + 1, &end, 10);
+	if (*p < '0' || *p > '9' || *end != ':')
+		goto bad;
+	period = strtod(p = end + 1, &end);
+	if (end == p || *end || !(period > 0) || !bytes || fanin < 1)
+		goto bad;
+	if (fanin > n->nh - 1)
+		fail("-i %s: fan-in %ld, but only %d other hosts", spec,
+		     fanin, n->nh - 1);
+	other = malloc(n->nh * sizeof(*other));
+	if (!other)
+		die("malloc");
+	rng_seed(&r, seed, INCAST_STREAM);
+	for (k = 0;; k++) {
+		uint64_t t = (k + 0.5) * period * 1e9;
+		int rcv;
+
+		if (t >= dur)
+			break;
+		if (l->n + fanin > MAX_WFLOWS)
+			fail("-i %s: more than %d flows", spec, MAX_WFLOWS);
+		rcv = rng_below(&r, n->nh);
+		for (i = 0, j = 0; i < n->nh; i++)
+			if (i != rcv)
+				other[j++] = i;
+		/* the first FANIN of a Fisher-Yates shuffle */
+		for (i = 0; i < fanin; i++) {
+			int m = i + rng_below(&r, n->nh - 1 - i), s = other[m];
+
+			other[m] = other[i];
+			other[i] = s;
+			wadd(l, t, n->h[s].id, n->h[rcv].id, 200, bytes);
+		}
+	}
+	free(other);
+	return;
+bad:
+	fail("bad -i '%s': FANIN:BYTES:PERIOD, e.g. 16:500000:0.01", spec);
+}
+
+static int workload(const char *netf, const char *cdff, double load,
+		    double secs, uint64_t seed, const char *inc, int pg)
+{
+	uint64_t dur = secs * 1e9;
+	struct wlist l = { 0 };
+	double avg, flows = 0;
+	struct cdf c;
+	struct net n;
+	int i;
+
+	net_read(&n, netf);
+	cdf_read(&c, cdff);
+	if (n.nh < 2)
+		fail("%s: %d host, a workload needs 2", netf, n.nh);
+	avg = cdf_avg(&c);
+	if (!(avg > 0))
+		fail("%s: mean size 0", cdff);
+	for (i = 0; i < n.nh; i++)
+		flows += secs * n.h[i].rate * load / avg;
+	if (flows > MAX_WFLOWS)
+		fail("about %.0f flows: more than %d", flows, MAX_WFLOWS);
+
+	for (i = 0; i < n.nh; i++) {
+		/* avg * 8 / (rate * 8 * load) s: NET's rates are bytes/s */
+		double gap = avg / (n.h[i].rate * load) * 1e9;
+		uint64_t t;
+		struct rng r;
+
+		rng_seed(&r, seed, n.h[i].id);
+		for (t = exp_ns(&r, gap); t < dur; t += exp_ns(&r, gap)) {
+			uint64_t size = cdf_value(&c, rng_u01(&r) * 100);
+			int d = rng_below(&r, n.nh - 1);
+
+			if (d >= i)		/* uniform over the others */
+				d++;
+			wadd(&l, t, n.h[i].id, n.h[d].id, 100, size ?: 1);
+		}
+	}
+	if (inc)
+		incast(&l, &n, inc, seed, dur);
+
+	qsort(l.f, l.n, sizeof(*l.f), wflow_cmp);
+	printf("%d\n", l.n);
+	for (i = 0; i < l.n; i++) {
+		const struct wflow *f = &l.f[i];
+
+		printf("%d %d %d %d %llu %llu.%09llu\n", f->src, f->dst, pg,
+		       f->dport, (unsigned long long)f->size,
+		       (unsigned long long)(f->t / NSEC),
+		       (unsigned long long)(f->t % NSEC));
+	}
+	if (fflush(stdout))
+		die("stdout");
+	return 0;
+}
+
+/* ---- run ------------------------------------------------------------- */
+
+/* The standalone FCT: see the header comment. */
+static uint64_t ideal_fct(uint64_t size, int mtu, bool udp,
+			  const struct rtt *t)
+{
+	uint64_t hdr = udp ? 44 : 52, payload = mtu - hdr;
+	uint64_t pkts = (size + payload - 1) / payload;
+	uint64_t wire = size + pkts * (hdr + 14 + 24);
+	uint64_t base = (udp ? 1 : 2) * t->base;
+
+	/* exact, as HPCC's integer division, when the rate is a whole number */
+	if (t->bw == (double)(uint64_t)t->bw)
+		return base + (unsigned __int128)wire * NSEC / (uint64_t)t->bw;
+	return base + (uint64_t)((long double)wire * NSEC / t->bw);
+}
+
+static int flow_cmp(const void *a, const void *b)
+{
+	const struct flow *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int run(struct opts *o, const char *netf, const char *flowf,
+	       int self, double scale)
+{
+	struct rtt **rtt;	/* from self, by the index of dst in NET */
+	struct flow *fl = NULL;
+	int nf = 0, nlines = 0, i;
+	unsigned long long count;
+	double first = 1e300;
+	const struct host *me;
+	struct reader r;
+	struct rlimit rl;
+	struct net n;
+
+	net_read(&n, netf);
+	me = net_host(&n, self);
+	if (!me)
+		fail("%s: host %d is not there", netf, self);
+	rtt = calloc(n.nh, sizeof(*rtt));
+	if (!rtt)
+		die("calloc");
+	for (i = 0; i < n.nr; i++) {
+		const struct host *d = net_host(&n, n.r[i].dst);
+
+		if (n.r[i].src == self && d)
+			rtt[d - n.h] = &n.r[i];
+	}
+
+	rd_open(&r, flowf);
+	if (!rd_next(&r))
+		fail("%s: empty", flowf);
+	rd_fields(&r, 1, "the number of flows");
+	count = rd_u64(&r, 0, 0, INT32_MAX, "number of flows");
+	while (rd_next(&r)) {
+		const struct host *d;
+		struct flow *f;
+		int src, dst;
+		double start;
+
+		rd_fields(&r, 6, "SRC DST PG DPORT SIZE START_S");
+		nlines++;
+		src = rd_u64(&r, 0, 0, MAX_ID, "src");
+		dst = rd_u64(&r, 1, 0, MAX_ID, "dst");
+		start = rd_num(&r, 5, 0, 1e6, "start time");
+		if (start < first)
+			first = start;
+		if (src != self)
+			continue;
+		d = net_host(&n, dst);
+		if (!d || dst == self)
+			rd_fail(&r, "dst %d is not another host of %s", dst,
+				netf);
+		if (!rtt[d - n.h])
+			rd_fail(&r, "%s has no line 'rtt %d %d'", netf, self,
+				dst);
+		fl = grow(fl, nf, sizeof(*fl));
+		f = &fl[nf++];
+		*f = (struct flow){ .fd = -1, .id = nlines - 1,
+				    .src_id = self, .dst_id = dst,
+				    .sip = me->ip };
+		f->tos = rd_u64(&r, 2, 0, 7, "pg") << 5;
+		f->dst.sin_family = AF_INET;
+		f->dst.sin_port = htons(rd_u64(&r, 3, 1, 65535, "dport"));
+		f->dst.sin_addr.s_addr = htonl(d->ip);
+		/* 0 bytes: the sink would never answer */
+		f->size = rd_u64(&r, 4, 1, UINT64_MAX / 2, "size");
+		f->start_s = start;
+		f->ideal = ideal_fct(f->size, me->mtu, o->udp, rtt[d - n.h]);
+	}
+	if ((unsigned long long)nlines != count)
+		fail("%s: %d flows, but its first line says %llu", flowf,
+		     nlines, count);
+	rd_close(&r);
+	if (!nf)
+		return 0;
+	/* The file's first flow starts at the epoch (HPCC files start at 2 s). */
+	for (i = 0; i < nf; i++)
+		fl[i].start = o->epoch +
+			      (uint64_t)((fl[i].start_s - first) * scale * 1e9 + 0.5);
+	/* run_flows() starts them in order */
+	qsort(fl, nf, sizeof(*fl), flow_cmp);
+
+	/* A socket per flow in flight: as many as we may have. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	o->fct = true;
+	return run_flows(fl, nf, o);
+}
+
+/* ---- options ------------------------------------------------------- */
+
+static double arg_num(int opt, const char *s, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !(v >= min && v <= max))
+		fail("bad -%c '%s'", opt, s);
+	return v;
+}
+
+static uint64_t arg_u64(int opt, const char *s, uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (*s < '0' || *s > '9' || *end || errno || v > max)
+		fail("bad -%c '%s'", opt, s);
+	return v;
+}
+
+static int workload_main(int argc, char **argv)
+{
+	const char *netf = NULL, *cdff = NULL, *inc = NULL;
+	double load = 0, secs = 0;
+	uint64_t seed = 1;
+	int opt, pg = 3;
+
+	while ((opt = getopt(argc, argv, "n:w:l:d:s:i:g:")) != -1) {
+		switch (opt) {
+		case 'n': netf = optarg; break;
+		case 'w': cdff = optarg; break;
+		case 'l': load = arg_num(opt, optarg, 1e-9, 1e3); break;
+		case 'd': secs = arg_num(opt, optarg, 1e-9, 1e6); break;
+		case 's': seed = arg_u64(opt, optarg, UINT64_MAX); break;
+		case 'i': inc = optarg; break;
+		case 'g': pg = arg_u64(opt, optarg, 7); break;
+		default: usage();
+		}
+	}
+	if (!netf || !cdff || !load || !secs || optind != argc)
+		usage();
+	return workload(netf, cdff, load, secs, seed, inc, pg);
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct opts o = { .tos = -1, .timeout = 60 };
+	const char *netf = NULL, *flowf = NULL;
+	double scale = 1;
+	int opt, self = -1;
+
+	while ((opt = getopt(argc, argv, "n:f:s:e:k:uc:T:")) != -1) {
+		switch (opt) {
+		case 'n': netf = optarg; break;
+		case 'f': flowf = optarg; break;
+		case 's': self = arg_u64(opt, optarg, MAX_ID); break;
+		case 'e': o.epoch = arg_u64(opt, optarg, UINT64_MAX); break;
+		case 'k': scale = arg_num(opt, optarg, 1e-6, 1e6); break;
+		case 'u': o.udp = true; break;
+		case 'c': o.cc = optarg; break;
+		case 'T': o.timeout = arg_num(opt, optarg, 0, 1e6); break;
+		default: usage();
+		}
+	}
+	if (!netf || !flowf || self < 0 || !o.epoch || optind != argc)
+		usage();
+	return run(&o, netf, flowf, self, scale);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .port = DEFAULT_PORT, .tos = -1, .interval = 0.1,
 			  .timeout = 60 };
-	const char *mode;
+	const char *mode, *ports = NULL;
 	int opt;
 
 	if (argc < 2)
 		usage();
+	/* A sink that resets a flow fails that flow: report it, not SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
 	mode = argv[1];
 	optind = 2;
+	if (!strcmp(mode, "workload"))
+		return workload_main(argc, argv);
+	if (!strcmp(mode, "run"))
+		return run_main(argc, argv);
 	while ((opt = getopt(argc, argv, "up:t:c:e:i:T:")) != -1) {
 		switch (opt) {
 		case 'u': o.udp = true; break;
-		case 'p': o.port = atoi(optarg); break;
+		case 'p': o.port = atoi(optarg); ports = optarg; break;
 		case 't': o.tos = strtol(optarg, NULL, 0); break;
 		case 'c': o.cc = optarg; break;
 		case 'e': o.epoch = strtoull(optarg, NULL, 0); break;
@@ -564,7 +1468,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(mode, "server"))
-		server(&o);
+		server(&o, ports);
 	if (!strcmp(mode, "bulk")) {
 		if (argc - optind != 2)
 			usage();

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# net_test.sh: fcq-net on the host, without fcq's qdiscs (-S none -H none):
+# the generated topologies, a routed leaf-spine with ECMP that every host
+# can cross, base RTTs, bridged mode, bad input, idempotent teardown.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+. "$HERE/../lib/ktap.sh"
+NET=${FCQ_NET:-$TOP/build/tools/fcq-net}
+P=fcqtest-
+W=$(mktemp -d)
+trap '"$NET" down -p $P; rm -rf "$W"' EXIT
+ktap_plan 8
+
+# 1. Generated topologies in the HPCC format: "nodes switches links".
+ok=1
+for t in "star:5 6 1 5" "dumbbell:3:4 9 2 8" "leafspine:2:2:4 12 4 12" \
+	 "ring:4:2 12 4 12"; do
+	set -- $t
+	head=$("$NET" gen "$1" | head -n 1)
+	[ "$head" = "$2 $3 $4" ] || { ok=0; ktap_note "$1: got \"$head\""; }
+	lines=$("$NET" gen "$1" | tail -n +3 | wc -l)
+	[ "$lines" = "$4" ] || { ok=0; ktap_note "$1: $lines link lines"; }
+done
+[ $ok = 1 ] && ktap_pass "gen: star, dumbbell, leafspine and ring sizes" ||
+	ktap_fail "gen: star, dumbbell, leafspine and ring sizes"
+
+# 2. A routed leaf-spine: every host reaches host 7 across the spines.
+"$NET" gen leafspine:2:2:4 -r 100Mbps -d 0.02ms >"$W/ls.txt"
+if "$NET" up "$W/ls.txt" -o "$W/ls" -S none -H none -p $P; then
+	bad=
+	for h in 0 1 2 3 4 5 6; do
+		ip netns exec ${P}h$h ping -q -c 1 -W 2 11.0.7.1 >/dev/null ||
+			bad="$bad $h"
+	done
+	[ -z "$bad" ] && ktap_pass "routed leaf-spine: every host reaches host 7" ||
+		ktap_fail "routed leaf-spine: every host reaches host 7" "not from:$bad"
+else
+	ktap_fail "routed leaf-spine: every host reaches host 7" "fcq-net up failed"
+fi
+
+# 3. A leaf reaches remote hosts over both spines (ECMP).
+n=$(ip -n ${P}s8 route show 11.0.7.0/24 | grep -c nexthop)
+[ "$n" = 2 ] && ktap_pass "leaf routes to a remote host over 2 next hops" ||
+	ktap_fail "leaf routes to a remote host over 2 next hops" "$(ip -n ${P}s8 route)"
+
+# 4. Base RTT: 2 links in a leaf, 4 across; each link 2 x 20 us + a 1538-
+# byte frame and an 84-byte ACK at 100 Mbit/s (80 ns/byte).
+link=$((2 * 20000 + (1538 + 84) * 80))
+near=$(awk '$1 == "rtt" && $2 == 0 && $3 == 1 { print $4 }' "$W/ls/net.txt")
+far=$(awk '$1 == "rtt" && $2 == 0 && $3 == 7 { print $4 }' "$W/ls/net.txt")
+pairs=$(grep -c '^rtt' "$W/ls/net.txt")
+[ "$near" = $((2 * link)) ] && [ "$far" = $((4 * link)) ] && [ "$pairs" = 56 ] &&
+	ktap_pass "net.txt: 56 host pairs, base RTT of 2 and 4 links" ||
+	ktap_fail "net.txt: 56 host pairs, base RTT of 2 and 4 links" \
+		"near $near far $far (want $((2 * link)) $((4 * link))), $pairs pairs"
+
+# 5. Bridged: only for loop-free switch graphs.
+if "$NET" up "$W/ls.txt" -o "$W/b" -S none -H none -p $P -b 2>"$W/err"; then
+	ktap_fail "-b refuses a leaf-spine (its bridges would loop)"
+else
+	grep -q "loop" "$W/err" && ktap_pass "-b refuses a leaf-spine (its bridges would loop)" ||
+		ktap_fail "-b refuses a leaf-spine (its bridges would loop)" "$(cat "$W/err")"
+fi
+"$NET" gen dumbbell:2:2 >"$W/db.txt"
+if "$NET" up "$W/db.txt" -o "$W/db" -S none -H none -p $P -b; then
+	for _ in $(seq 20); do
+		ip netns exec ${P}h0 ping -q -c 1 -W 1 11.0.3.1 >/dev/null && break
+	done
+	ip netns exec ${P}h0 ping -q -c 1 -W 1 11.0.3.1 >/dev/null &&
+		ktap_pass "bridged dumbbell: hosts on both switches reach each other" ||
+		ktap_fail "bridged dumbbell: hosts on both switches reach each other"
+else
+	ktap_fail "bridged dumbbell: hosts on both switches reach each other" "up failed"
+fi
+
+# 6. Bad input names the file and line.
+printf '3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 fast 0.001ms 0\n' >"$W/bad.txt"
+if "$NET" up "$W/bad.txt" -o "$W/bad" -S none -H none -p $P 2>"$W/err"; then
+	ktap_fail "a bad rate is rejected with file:line"
+else
+	grep -q "bad.txt:4:" "$W/err" && ktap_pass "a bad rate is rejected with file:line" ||
+		ktap_fail "a bad rate is rejected with file:line" "$(cat "$W/err")"
+fi
+
+# 7. Down is idempotent and complete.
+"$NET" down -p $P && "$NET" down -p $P
+left=$(ip netns list | grep -c "^$P")
+[ "$left" = 0 ] && ktap_pass "down twice: nothing left" ||
+	ktap_fail "down twice: nothing left" "$left namespaces"
+ktap_finish

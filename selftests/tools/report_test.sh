@@ -1,0 +1,219 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# report_test.sh: fcq-report on two synthetic result directories. The
+# slowdown percentiles and the stats.json totals are recomputed here with
+# sort and awk from the same files, by the rule fcq-report's header states:
+# slowdown = max(1, fct_ns / standalone_fct_ns), pP = the ceil(P/100 * n)-th
+# smallest. Host-side only: no guest, no root.
+#
+#   selftests/tools/report_test.sh      (FCQ_REPORT=path to test another binary)
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+. "$HERE/../lib/ktap.sh"
+
+REPORT=${FCQ_REPORT:-$ROOT/build/tools/fcq-report}
+WORK=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+
+ktap_plan 12
+
+# A deterministic run: N flows, sizes over all four buckets (the bucket
+# edges included), every 7th flow an incast (dport 200). Park-Miller LCG:
+# products stay below 2^53, so every awk computes the same numbers.
+# FCT/ideal starts at BASE (under 1: clamped) and has a heavy tail of TAIL.
+mkrun() {	# DIR SCHEME SEED BASE TAIL
+	mkdir -p "$1"
+	echo "$2" >"$1/scheme"
+	awk -v seed="$3" -v base="$4" -v tail="$5" -v n=500 '
+	function rnd() { x = (x * 16807) % 2147483647; return x / 2147483647 }
+	BEGIN {
+		x = seed
+		split("9999 10000 99999 100000 999999 1000000", edge)
+		lo[0] = 100; lo[1] = 10000; lo[2] = 100000; lo[3] = 1000000
+		for (i = 0; i < n; i++) {
+			b = i % 4
+			size = int(lo[b] + rnd() * 9 * lo[b])
+			if (i < 6)
+				size = edge[i + 1]
+			ideal = 2000 + int(size * 8 / 10)
+			f = base + rnd() * 3 * base
+			if (rnd() < 0.1)
+				f *= 1 + rnd() * tail
+			printf "%08x %08x %d %d %d %d %d %d\n",
+				184549633 + (i % 16) * 256, 184549633 + 4096,
+				10000 + i, i % 7 ? 100 : 200, size,
+				2000000000 + i * 1000, int(ideal * f), ideal
+		}
+	}' >"$1/fct.txt"
+}
+
+# Independent slowdown percentile of a fct.txt: sort, then the nearest rank.
+pct() {	# FILE P
+	awk '{ s = $7 / $8; if (s < 1) s = 1; printf "%.17g\n", s }' "$1" |
+		sort -g |
+		awk -v p="$2" '{ v[NR] = $1 }
+			END { r = p * NR / 100; if (r > int(r)) r = int(r) + 1
+			      printf "%.10f\n", v[r] }'
+}
+
+# JSON number from report.json; "null" if absent.
+rj() { jq -r "$1" "$WORK/out/report.json"; }
+close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "null" && (d < 0 ? -d : d) < 1e-6) }'; }
+
+mkrun "$WORK/a" pfc 12345 0.7 40
+mkrun "$WORK/b" fafc 67890 0.3 8	# over half the flows at 1 exactly
+cat >"$WORK/a/summary.json" <<'JSON'
+{"scheme":"pfc","flows":503,"incomplete":3,"drops":99,"duration_s":12.5,
+ "named":[{"name":"victim","mbps":12.3},{"name":"bystander","mbps":456}]}
+JSON
+# Switch ports send PFC, hosts get paused: pfc_tx on a host and paused_ns on
+# a switch must not count, nor either without a role; drops count
+# everywhere; keys may be missing.
+cat >"$WORK/a/stats.json" <<'JSON'
+[
+ {"netns":"fcq-s0","dev":"p0","role":"switch","tc":{"kind":"pfc","drops":5,"drop_lossless":1,
+  "prio":[{"prio":0,"pfc_tx":0,"paused_ns":7},{"prio":3,"pfc_tx":120,"paused_ns":1000}]}},
+ {"netns":"fcq-s0","dev":"p1","role":"switch","tc":{"kind":"pfc","drops":0,"drop_lossless":0,
+  "prio":[{"prio":3,"pfc_tx":30}]}},
+ {"netns":"fcq-h1","dev":"eth0","role":"host","tc":{"kind":"pfc","drops":2,
+  "prio":[{"prio":3,"pfc_tx":999,"paused_ns":2500000},{"prio":4,"paused_ns":1250000}]}},
+ {"netns":"fcq-h2","dev":"eth0","role":"host","tc":{"kind":"pfc","drops":4,"drop_lossless":3,
+  "prio":[{"prio":3,"pfc_tx":0,"paused_ns":250000}]}},
+ {"netns":"fcq-r1","dev":"eth9","tc":{"kind":"pfc","drops":1,
+  "prio":[{"prio":3,"pfc_tx":70,"paused_ns":9000000}]}}
+]
+JSON
+
+if [ ! -x "$REPORT" ]; then
+	ktap_note "no $REPORT: build it (see the header of tools/fcq-report.c)"
+	ktap_finish
+fi
+
+# 1. The run: exit 0, the three outputs, a real PNG of the asked size.
+"$REPORT" -o "$WORK/out" -t "pfc vs fafc, synthetic" "$WORK/a" "$WORK/b" \
+	>"$WORK/stdout" 2>"$WORK/stderr"
+rc=$?
+png=$WORK/out/slowdown.png
+pngsize=$(stat -c %s "$png" 2>/dev/null || echo 0)
+ktap_note "exit $rc; slowdown.png: $(file -b "$png" 2>&1), $pngsize bytes"
+[ $rc = 0 ] && [ -s "$WORK/out/report.txt" ] && [ -s "$WORK/out/report.json" ] &&
+	file -b "$png" | grep -q '^PNG image data, 1200 x 500' &&
+	[ "$pngsize" -gt 10240 ] &&
+	cmp -s "$WORK/stdout" "$WORK/out/report.txt" &&
+	ktap_pass "fcq-report writes report.txt (also on stdout), report.json and a 1200x500 PNG" ||
+	ktap_fail "fcq-report writes report.txt (also on stdout), report.json and a 1200x500 PNG" \
+		"$(head -c 500 "$WORK/stderr")"
+
+# 2-3. p50 and p99 of all flows, recomputed from fct.txt.
+for p in 50 99; do
+	bad=
+	for d in a b; do
+		s=$(cat "$WORK/$d/scheme")
+		want=$(pct "$WORK/$d/fct.txt" $p)
+		got=$(rj ".schemes[] | select(.scheme == \"$s\") | .groups.all.p$p")
+		ktap_note "$s p$p: report $got, recomputed $want"
+		close "$got" "$want" || bad="$bad $s: $got != $want;"
+	done
+	[ -z "$bad" ] && ktap_pass "p$p of all flows is the nearest-rank p$p of max(1, fct/standalone)" ||
+		ktap_fail "p$p of all flows is the nearest-rank p$p of max(1, fct/standalone)" "$bad"
+done
+
+# 4. The mean of all flows' slowdowns.
+bad=
+for d in a b; do
+	s=$(cat "$WORK/$d/scheme")
+	want=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.10f\n", t / NR }' "$WORK/$d/fct.txt")
+	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .groups.all.avg")
+	close "$got" "$want" || bad="$bad $s: $got != $want;"
+done
+[ -z "$bad" ] && ktap_pass "avg of all flows is the mean of max(1, fct/standalone)" ||
+	ktap_fail "avg of all flows is the mean of max(1, fct/standalone)" "$bad"
+
+# 5. The <10KB bucket holds exactly the flows with size < 10000.
+bad=
+for d in a b; do
+	s=$(cat "$WORK/$d/scheme")
+	want=$(awk '$5 < 10000' "$WORK/$d/fct.txt" | wc -l)
+	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .groups[\"<10KB\"].count")
+	[ "$got" = "$want" ] || bad="$bad $s: $got != $want;"
+done
+[ -z "$bad" ] && ktap_pass "the <10KB bucket counts the flows with size < 10000" ||
+	ktap_fail "the <10KB bucket counts the flows with size < 10000" "$bad"
+
+# 6. The incast group is the dport 200 flows, its p95 recomputed too.
+awk '$4 == 200' "$WORK/a/fct.txt" >"$WORK/incast.txt"
+want_n=$(wc -l <"$WORK/incast.txt") want_p=$(pct "$WORK/incast.txt" 95)
+got_n=$(rj '.schemes[0].groups.incast.count') got_p=$(rj '.schemes[0].groups.incast.p95')
+[ "$got_n" = "$want_n" ] && close "$got_p" "$want_p" &&
+	ktap_pass "the incast group is the dport 200 flows" ||
+	ktap_fail "the incast group is the dport 200 flows" \
+		"count $got_n (want $want_n), p95 $got_p (want $want_p)"
+
+# 7. stats.json totals: switch pfc_tx, host paused time, all drops.
+got=$(rj '.schemes[0] | "\(.pfc_tx) \(.host_paused_ms) \(.drops) \(.drop_lossless)"')
+ktap_note "pfc_tx host_paused_ms drops drop_lossless: $got"
+[ "$got" = "150 4 12 4" ] &&
+	ktap_pass "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all" ||
+	ktap_fail "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all" \
+		"got $got, want 150 4 12 4"
+
+# 8. summary.json: incomplete and named flows; no stats.json gives "-".
+got=$(rj '.schemes[0] | "\(.incomplete) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
+got_b=$(rj '.schemes[1] | "\(.incomplete) \(.pfc_tx) \(.named | length)"')
+[ "$got" = "3 victim=12.3 456" ] && [ "$got_b" = "null null 0" ] &&
+	grep -Eq '^pfc +500 +3 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
+	grep -Eq '^fafc +500 +- +- +- +- +- +- +-$' "$WORK/out/report.txt" &&
+	ktap_pass "summary.json's incomplete and named flows; missing files show -" ||
+	ktap_fail "summary.json's incomplete and named flows; missing files show -" \
+		"pfc: $got; fafc: $got_b"
+
+# 9. A malformed line: exit 1, the message names the file and the line.
+cp -r "$WORK/a" "$WORK/bad"
+awk 'NR == 37 { $5 = "12x4" } 1' "$WORK/a/fct.txt" >"$WORK/bad/fct.txt"
+"$REPORT" -o "$WORK/out-bad" "$WORK/a" "$WORK/bad" >/dev/null 2>"$WORK/err"
+rc=$?
+ktap_note "line 37: $(sed -n 37p "$WORK/bad/fct.txt"); exit $rc: $(cat "$WORK/err")"
+[ $rc = 1 ] && grep -q "$WORK/bad/fct.txt:37:" "$WORK/err" &&
+	ktap_pass "a malformed fct.txt line exits 1 naming file:line" ||
+	ktap_fail "a malformed fct.txt line exits 1 naming file:line"
+
+# 10. A short line and a broken stats.json: the same.
+cp "$WORK/a/fct.txt" "$WORK/bad/fct.txt"
+sed -i '5s/ [0-9]*$//' "$WORK/bad/fct.txt"
+"$REPORT" -o "$WORK/out-bad" "$WORK/bad" >/dev/null 2>"$WORK/err"
+rc1=$? err1=$(cat "$WORK/err")
+cp "$WORK/a/fct.txt" "$WORK/bad/fct.txt"
+sed -i '6s/"drops":2,/"drops":2,,/' "$WORK/bad/stats.json"
+"$REPORT" -o "$WORK/out-bad" "$WORK/bad" >/dev/null 2>"$WORK/err"
+rc2=$? err2=$(cat "$WORK/err")
+ktap_note "$err1"
+ktap_note "$err2"
+[ $rc1 = 1 ] && [[ $err1 == *"bad/fct.txt:5:"* ]] &&
+	[ $rc2 = 1 ] && [[ $err2 == *"bad/stats.json:6:"* ]] &&
+	ktap_pass "a 7-column line and a JSON syntax error name file:line" ||
+	ktap_fail "a 7-column line and a JSON syntax error name file:line"
+
+# 11. Usage errors exit 2: no DIR, an unknown option.
+"$REPORT" >/dev/null 2>&1
+rc1=$?
+"$REPORT" -x "$WORK/a" >/dev/null 2>&1
+rc2=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] && ktap_pass "usage errors exit 2" ||
+	ktap_fail "usage errors exit 2" "no DIR: $rc1, -x: $rc2"
+
+# 12. gnuplot failing is an error, not a silent missing figure.
+mkdir -p "$WORK/fakebin"
+# It fails after writing part of a figure, as gnuplot can.
+printf '#!/bin/sh\ncp "%s" slowdown.png\necho "fake gnuplot: broken" >&2\nexit 1\n' \
+	"$png" >"$WORK/fakebin/gnuplot"
+chmod +x "$WORK/fakebin/gnuplot"
+PATH="$WORK/fakebin:$PATH" "$REPORT" -o "$WORK/out-gp" "$WORK/a" >/dev/null 2>"$WORK/err"
+rc=$?
+ktap_note "exit $rc: $(tail -n 1 "$WORK/err")"
+[ $rc = 1 ] && grep -q 'gnuplot' "$WORK/err" && [ ! -e "$WORK/out-gp/slowdown.png" ] &&
+	ktap_pass "a failing gnuplot makes fcq-report exit 1" ||
+	ktap_fail "a failing gnuplot makes fcq-report exit 1"
+
+ktap_finish
