@@ -265,6 +265,20 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 }
 EXPORT_SYMBOL_GPL(fcq_port_init);
 
+/*
+ * Run @port's dequeue soon. Through qdisc_root(), as qdisc_watchdog() does:
+ * a qdisc that tc deleted or replaced (or whose device is down) is no longer
+ * the root, and must never be put back on a softnet output queue.
+ */
+void fcq_port_kick(struct fcq_port *port)
+{
+	if (!port)
+		return;
+	rcu_read_lock();
+	__netif_schedule(qdisc_root(port->sch));
+	rcu_read_unlock();
+}
+
 /* Join the switch and start honouring pauses; after the options. */
 int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack)
 {

@@ -99,7 +99,7 @@ static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
 				     m.quanta, now);
 	}
 	if (sooner)
-		__netif_schedule(port->sch);
+		fcq_port_kick(port);
 	consume_skb(skb);
 	return NF_STOLEN;
 }

@@ -231,12 +231,6 @@ static struct fcq_port *want_pause(struct fcq_port *ing, u8 prio, bool xoff,
 	return ing;
 }
 
-static void kick(struct fcq_port *port)
-{
-	if (port)
-		__netif_schedule(port->sch);
-}
-
 enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb)
 {
 	struct fcq_skb_cb *cb = fcq_cb(skb);
@@ -266,7 +260,7 @@ enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb)
 		notify = want_pause(sw->ports[i], cb->prio, true, cb->time);
 	}
 	spin_unlock(&sw->lock);
-	kick(notify);
+	fcq_port_kick(notify);
 
 	if (ok)
 		return FCQ_ADMIT;
@@ -291,7 +285,7 @@ void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 		notify = want_pause(sw->ports[cb->ingress], cb->prio, false, now);
 	}
 	spin_unlock(&sw->lock);
-	kick(notify);
+	fcq_port_kick(notify);
 	cb->ingress = -1;
 }
 
