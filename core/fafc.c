@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/fafc.c - FAFC's switch-side algorithms (see fafc.h). Comments cite
+ * the paper's equations and algorithm lines, and specs/fafc.md's fixes.
+ */
+#include "fafc.h"
+
+/* x * f, f in Q16; x * f fits s64 for |x| < 2^47. */
+static s64 qmul(s64 x, u32 f)
+{
+	return x * (s64)f / FAFC_ONE;
+}
+
+static s64 smax(s64 a, s64 b)
+{
+	return a > b ? a : b;
+}
+
+static s64 smin(s64 a, s64 b)
+{
+	return a < b ? a : b;
+}
+
+void fafc_enqueue(struct fafc_state *s, const struct fafc_cfg *c, int i,
+		  int e, u32 len, bool e_paused)
+{
+	struct fafc_pair *p = &s->p[i][e];
+
+	p->qr += len;			/* Alg. 1 l.2 */
+	p->bin += len;			/* l.3 */
+	s->eg[e].qr += len;
+	/* Alg. 4 l.1-3: growth caused by our own pause is no congestion. */
+	if ((c->flags & FAFC_F_ECNOF) && e_paused)
+		s->eg[e].ecnof += len;
+}
+
+s64 fafc_predict(const struct fafc_state *s, const struct fafc_cfg *c, int e)
+{
+	const struct fafc_egress *g = &s->eg[e];
+
+	/* Alg. 1 l.15 (eq. 1 with h = horizon), pausOf_*e [A8] */
+	return g->q + (s64)c->horizon * g->r + g->pausof;
+}
+
+unsigned int fafc_dequeue(struct fafc_state *s, const struct fafc_cfg *c,
+			  int i, int e, u32 len)
+{
+	struct fafc_pair *p = &s->p[i][e];
+	struct fafc_egress *g = &s->eg[e];
+	unsigned int res = 0;
+	s64 qpred;
+
+	p->qr -= len;			/* Alg. 1 l.6; l.14 dropped [A6] */
+	p->bout += len;			/* [A11] */
+	g->qr -= len;
+
+	/* CheckCong (l.13-19) */
+	qpred = (c->flags & FAFC_F_PRED) ? fafc_predict(s, c, e) : g->qr;
+	if ((c->flags & FAFC_F_ECN) && qpred > c->th_e + g->ecnof)
+		res |= FAFC_MARK;
+	if (qpred > c->th_p)
+		res |= FAFC_TRIGGER;
+
+	/* Alg. 4 l.4-7: the offset decays to the smallest raw queue seen
+	 * after the pause ends [A17].
+	 */
+	if ((c->flags & FAFC_F_ECNOF) && g->ecnof)
+		g->ecnof = smax(0, smin(g->qr, g->ecnof));
+	return res;
+}
+
+/* One Holt step on a raw observation qr: eqs. (2), (3) / Alg. 1 l.23-26. */
+static void holt(s64 *q, s64 *r, s64 *qlast, s64 qr, const struct fafc_cfg *c)
+{
+	s64 qprev = *q, qest = *q + *r;
+
+	*q = qmul(qr, c->alpha) + qmul(qest, FAFC_ONE - c->alpha);
+	if (c->flags & FAFC_F_TREND_HOLT)	/* eq. (3): smoothed level */
+		*r = qmul(*q - qprev, c->beta) + qmul(*r, FAFC_ONE - c->beta);
+	else					/* Alg. 1 l.25: raw difference */
+		*r = qmul(qr - *qlast, c->beta) + qmul(*r, FAFC_ONE - c->beta);
+	*qlast = qr;			/* l.26: q'_ie [A7] */
+}
+
+/* A rate as a beta-EWMA of a byte counter's growth per step (l.27-28). */
+static void ewma_rate(s64 *rate, u64 *last, u64 now, u32 beta)
+{
+	*rate = qmul((s64)(now - *last), beta) + qmul(*rate, FAFC_ONE - beta);
+	*last = now;
+}
+
+void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c)
+{
+	int i, e;
+
+	for (i = 0; i < s->n; i++) {
+		struct fafc_ingress *in = &s->in[i];
+
+		in->rin = 0;
+		in->qi = 0;
+		for (e = 0; e < s->n; e++) {
+			struct fafc_pair *p = &s->p[i][e];
+
+			holt(&p->q, &p->r, &p->qlast, p->qr, c);
+			ewma_rate(&p->rin, &p->binlast, p->bin, c->beta);
+			ewma_rate(&p->rout, &p->boutlast, p->bout, c->beta);
+			in->rin += p->rin;
+			in->qi += smax(p->q, 0);
+		}
+	}
+	for (e = 0; e < s->n; e++) {
+		struct fafc_egress *g = &s->eg[e];
+
+		holt(&g->q, &g->r, &g->qlast, g->qr, c);
+	}
+}
+
+s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
+		  u64 now, u64 thop, s64 *a, s64 *R)
+{
+	struct fafc_egress *g = &s->eg[e];
+	bool dec;
+	int i, k;
+
+	if (g->r <= 0)			/* Alg. 2 l.2-3: not growing */
+		return 0;
+	/* l.8-10: consecutive triggers within dec_win T_hop [A12, A13] */
+	dec = g->trig_valid && now - g->last_trig <= (u64)c->dec_win * thop;
+	g->last_trig = now;
+	g->trig_valid = true;
+
+	for (i = 0; i < s->n; i++) {
+		R[i] = 0;
+		a[i] = 0;
+		if (i == e)
+			continue;
+		/* l.4-7: rates toward uncongested pairs, k != e [A3] */
+		for (k = 0; k < s->n; k++)
+			if (k != e && s->p[i][k].q <= c->th_c)
+				R[i] += smax(s->p[i][k].rout, 0);
+		a[i] = smax(s->p[i][e].rin, 0);
+		if (dec)
+			a[i] = qmul(a[i], c->fdec);
+		/* The solver multiplies R by a: keep both below 2^31. */
+		R[i] = smin(R[i], FAFC_RATE_MAX);
+		a[i] = smin(a[i], FAFC_RATE_MAX);
+	}
+	/* l.13: r_*e * T_hop + pausOf_*e */
+	return g->r + g->pausof;
+}
+
+/* Whether port i's cost ratio R_i / a_i is below port j's (a > 0). */
+static int ratio_cmp(const s64 *a, const s64 *R, int i, int j)
+{
+	/* R, a <= FAFC_RATE_MAX: the products fit. */
+	u64 li = (u64)R[i] * (u64)a[j], lj = (u64)R[j] * (u64)a[i];
+
+	return li < lj ? -1 : li > lj;
+}
+
+/* Order for the greedy: ratio, then (vertex ties) a descending, index. */
+static bool before(const s64 *a, const s64 *R, int i, int j, bool vertex)
+{
+	int r = ratio_cmp(a, R, i, j);
+
+	if (r)
+		return r < 0;
+	if (vertex && a[i] != a[j])
+		return a[i] > a[j];
+	return i < j;
+}
+
+/* ceil(num * X_ONE / den), at most X_ONE (num <= den). */
+static u32 frac(s64 num, s64 den)
+{
+	return (u32)fcq_div64((u64)num * FAFC_X_ONE + den - 1, den);
+}
+
+int fafc_lp_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
+		  u32 *x)
+{
+	int order[FAFC_PORTS], m = 0, g, h, i, j;
+	s64 sum = 0, rem = D;
+
+	for (i = 0; i < n; i++) {
+		x[i] = 0;
+		if (a[i] <= 0)
+			continue;
+		/* Insertion sort: n <= 64, no allocation. */
+		for (j = m; j > 0 && before(a, R, i, order[j - 1], vertex); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		m++;
+		sum += a[i];
+	}
+	if (D <= 0)
+		return 0;
+	if (sum < D) {			/* infeasible [A15]: pause them all */
+		for (j = 0; j < m; j++)
+			x[order[j]] = FAFC_X_ONE;
+		return -1;
+	}
+
+	for (g = 0; g < m && rem > 0; g = h) {
+		s64 A = 0;
+
+		/* The tie group [g, h): equal cost ratio. */
+		for (h = g; h < m && !ratio_cmp(a, R, order[g], order[h]); h++)
+			A += a[order[h]];
+		if (A <= rem) {
+			for (j = g; j < h; j++)
+				x[order[j]] = FAFC_X_ONE;
+			rem -= A;
+			continue;
+		}
+		/* The marginal group covers what is left. */
+		for (j = g; j < h && rem > 0; j++) {
+			i = order[j];
+			if (!vertex) {		/* spread: all the same share */
+				x[i] = frac(rem, A);
+			} else if (a[i] <= rem) {	/* vertex: whole, then one part */
+				x[i] = FAFC_X_ONE;
+				rem -= a[i];
+			} else {
+				x[i] = frac(rem, a[i]);
+				rem = 0;
+			}
+		}
+		rem = 0;
+	}
+	return 0;
+}
+
+s64 fafc_lp_objective(int n, const s64 *R, const u32 *x)
+{
+	s64 obj = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		obj += (s64)((u64)R[i] * x[i] >> 30);
+	return obj;
+}
+
+/*
+ * pausOf_ie = (pausOld_i - pausNext_i) * q_ie / q_i*  (Alg. 1 l.37, Alg. 2
+ * l.27-29), by the arrival-rate share when i's queues are empty [A14], and
+ * pausOf_*e kept as the running sum.
+ */
+static void recompute_pausof(struct fafc_state *s, int i)
+{
+	struct fafc_ingress *in = &s->in[i];
+	s64 d = in->old - in->next;
+	int e;
+
+	for (e = 0; e < s->n; e++) {
+		struct fafc_pair *p = &s->p[i][e];
+		s64 v = 0;
+
+		if (in->qi > 0)
+			v = d * smax(p->q, 0) / in->qi;
+		else if (in->rin > 0)
+			v = d * smax(p->rin, 0) / in->rin;
+		s->eg[e].pausof += v - p->pausof;
+		p->pausof = v;
+	}
+}
+
+/* Bytes i sends in @ns at its arrival rate r^i_i* (bytes per @thop). */
+static s64 bytes_in(const struct fafc_ingress *in, u64 ns, u64 thop)
+{
+	return in->rin > 0 ? (s64)fcq_mul_div((u64)in->rin, ns, thop) : 0;
+}
+
+bool fafc_paused(struct fafc_state *s, int i, u64 pause_ns, u64 now,
+		 u64 thop)
+{
+	struct fafc_ingress *in = &s->in[i];
+	bool started = false;
+	u64 avail, tnext;
+
+	if (!in->slot) {		/* Alg. 2 l.17-19 */
+		in->next = bytes_in(in, pause_ns, thop);
+		in->slot_end = now + thop;
+		in->slot = true;
+		started = true;
+	} else {
+		/* l.21-22: what is left of the slot and not yet paused */
+		avail = in->slot_end > now ? in->slot_end - now : 0;
+		if (in->rin > 0) {
+			s64 covered = (s64)fcq_mul_div((u64)smax(in->next, 0),
+						       thop, (u64)in->rin);
+
+			avail = fcq_min64(avail, covered < (s64)thop ?
+						 thop - covered : 0);
+		}
+		tnext = fcq_min64(avail, pause_ns);	/* l.23 */
+		in->next += bytes_in(in, tnext, thop);	/* l.24 */
+		/* l.25-26: the residue of this pause, T_i - tNext [A10] */
+		in->pending += bytes_in(in, pause_ns - tnext, thop);
+	}
+	recompute_pausof(s, i);
+	return started;
+}
+
+bool fafc_slot_expire(struct fafc_state *s, int i, u64 thop)
+{
+	struct fafc_ingress *in = &s->in[i];
+	bool more;
+
+	in->old = in->next;		/* Alg. 1 l.31-33 */
+	in->next = in->pending;
+	in->pending = 0;
+	more = in->old || in->next;	/* l.34: "or" [A9] */
+	if (more)
+		in->slot_end += thop;
+	else
+		in->slot = false;
+	recompute_pausof(s, i);
+	return more;
+}
+
+void fafc_egress_reset(struct fafc_state *s, int e)
+{
+	int i;
+
+	for (i = 0; i < FAFC_PORTS; i++) {
+		s->in[i].qi -= smax(s->p[i][e].q, 0);
+		s->in[i].rin -= s->p[i][e].rin;
+		memset(&s->p[i][e], 0, sizeof(s->p[i][e]));
+	}
+	memset(&s->eg[e], 0, sizeof(s->eg[e]));
+}
+
+void fafc_ingress_reset(struct fafc_state *s, int i)
+{
+	int e;
+
+	for (e = 0; e < FAFC_PORTS; e++) {
+		s->eg[e].pausof -= s->p[i][e].pausof;
+		s->eg[e].qr -= s->p[i][e].qr;
+		memset(&s->p[i][e], 0, sizeof(s->p[i][e]));
+	}
+	memset(&s->in[i], 0, sizeof(s->in[i]));
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of core/fafc.c: Holt prediction, egress triggering, the ECN
+ * offset, the pause LP and the time-slot accounting (specs/fafc.md 5.6).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "core/fafc.h"
+
+#define THOP 250000ULL		/* ns */
+
+static struct fafc_state st;
+
+static struct fafc_cfg cfg(u32 flags)
+{
+	struct fafc_cfg c = {
+		.alpha = FAFC_ONE * 8 / 10, .beta = FAFC_ONE * 8 / 10,
+		.fdec = FAFC_ONE * 8 / 10, .dec_win = 4, .horizon = 2,
+		.th_p = 350000, .th_e = 200000, .th_c = 3125,
+		.flags = flags,
+	};
+	return c;
+}
+
+static void reset(int n)
+{
+	memset(&st, 0, sizeof(st));
+	st.n = n;
+}
+
+/* A constant queue: the level converges to it, the trend to 0. */
+static void holt_step(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+	int t;
+
+	reset(2);
+	fafc_enqueue(&st, &c, 0, 1, 10000, false);
+	for (t = 0; t < 40; t++)
+		fafc_update_rate(&st, &c);
+	assert_true(st.p[0][1].q > 9990 && st.p[0][1].q <= 10000);
+	assert_true(st.p[0][1].r > -5 && st.p[0][1].r < 5);
+	assert_true(fafc_predict(&st, &c, 1) > 9980);
+}
+
+/* A ramp of 1000 bytes per T_hop: trend 1000, prediction 2 steps ahead. */
+static void holt_ramp(void **state)
+{
+	u32 variants[] = { FAFC_F_PRED, FAFC_F_PRED | FAFC_F_TREND_HOLT };
+	unsigned int v;
+	int t;
+
+	for (v = 0; v < 2; v++) {
+		struct fafc_cfg c = cfg(variants[v]);
+
+		reset(2);
+		for (t = 0; t < 60; t++) {
+			fafc_enqueue(&st, &c, 0, 1, 1000, false);
+			fafc_update_rate(&st, &c);
+		}
+		/* Rates are bytes per T_hop. */
+		assert_true(st.eg[1].r > 990 && st.eg[1].r < 1010);
+		assert_true(st.p[0][1].rin > 990 && st.p[0][1].rin < 1010);
+		/* qPred = q + 2 r: the queue two steps from now. */
+		assert_true(fafc_predict(&st, &c, 1) > 61000 &&
+			    fafc_predict(&st, &c, 1) < 63000);
+	}
+}
+
+static void trigger_and_mark(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED | FAFC_F_ECN);
+	unsigned int r;
+	int t;
+
+	reset(2);
+	/* 250 kB queued and growing 60 kB per step: predicted 370 kB. */
+	for (t = 0; t < 30; t++) {
+		fafc_enqueue(&st, &c, 0, 1, 60000, false);
+		fafc_dequeue(&st, &c, 0, 1, 60000);
+		fafc_update_rate(&st, &c);
+	}
+	r = fafc_dequeue(&st, &c, 0, 1, 0);
+	assert_int_equal(r, 0);
+	fafc_enqueue(&st, &c, 0, 1, 250000, false);
+	for (t = 0; t < 8; t++) {
+		fafc_enqueue(&st, &c, 0, 1, 60000, false);
+		fafc_update_rate(&st, &c);
+	}
+	r = fafc_dequeue(&st, &c, 0, 1, 1500);
+	assert_true(r & FAFC_TRIGGER);
+	assert_true(r & FAFC_MARK);
+	/* Without prediction the raw queue decides. */
+	c.flags = FAFC_F_ECN;
+	r = fafc_dequeue(&st, &c, 0, 1, 1500);
+	assert_int_equal(r, FAFC_TRIGGER | FAFC_MARK);
+}
+
+/* Alg. 4: bytes queued while paused do not count toward marking. */
+static void ecn_offset(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_ECN | FAFC_F_ECNOF);
+	unsigned int r;
+
+	reset(2);
+	fafc_enqueue(&st, &c, 0, 1, 300000, true);	/* paused downstream */
+	assert_int_equal(st.eg[1].ecnof, 300000);
+	r = fafc_dequeue(&st, &c, 0, 1, 10000);	/* raw 290 kB < 200 + 290 */
+	assert_false(r & FAFC_MARK);
+	assert_int_equal(st.eg[1].ecnof, 290000);	/* min(q, ECNof) */
+	fafc_enqueue(&st, &c, 0, 1, 250000, false);	/* real growth */
+	r = fafc_dequeue(&st, &c, 0, 1, 10000);	/* 530 kB > 200 + 290 */
+	assert_true(r & FAFC_MARK);
+	/* Once the queue drains the offset is gone. */
+	fafc_dequeue(&st, &c, 0, 1, 530000);
+	assert_int_equal(st.eg[1].ecnof, 0);
+}
+
+static void lp_basics(void **state)
+{
+	/* Port 1 carries only incast (R = 0), port 2 also a victim. */
+	const s64 a[3] = { 0, 1000, 1000 }, R[3] = { 5, 0, 800 };
+	u32 x[3];
+
+	assert_int_equal(fafc_lp_solve(3, a, R, 0, false, x), 0);
+	assert_int_equal(x[1] + x[2], 0);		/* D <= 0: no pause */
+
+	assert_int_equal(fafc_lp_solve(3, a, R, 700, false, x), 0);
+	assert_int_equal(x[0], 0);			/* a = 0: never */
+	assert_true(x[1] >= FAFC_X_ONE / 10 * 7);	/* incast port first */
+	assert_int_equal(x[2], 0);			/* victim spared */
+
+	assert_int_equal(fafc_lp_solve(3, a, R, 1500, false, x), 0);
+	assert_int_equal(x[1], FAFC_X_ONE);
+	assert_true(x[2] >= FAFC_X_ONE / 2 && x[2] < FAFC_X_ONE / 2 + 4);
+	assert_int_equal(fafc_lp_objective(3, R, x), 400);
+
+	/* Infeasible: everyone who sends toward e, for a whole T_hop. */
+	assert_int_equal(fafc_lp_solve(3, a, R, 2500, false, x), -1);
+	assert_int_equal(x[1], FAFC_X_ONE);
+	assert_int_equal(x[2], FAFC_X_ONE);
+	assert_int_equal(x[0], 0);
+}
+
+static void lp_ties(void **state)
+{
+	const s64 a[4] = { 1000, 3000, 2000, 5000 }, R[4] = { 0, 0, 0, 100 };
+	u32 x[4];
+	int i;
+
+	/* spread: the three R = 0 ports share the pause equally. */
+	assert_int_equal(fafc_lp_solve(4, a, R, 3000, false, x), 0);
+	for (i = 0; i < 3; i++)
+		assert_true(x[i] >= FAFC_X_ONE / 2 && x[i] <= FAFC_X_ONE / 2 + 1);
+	assert_int_equal(x[3], 0);
+	/* vertex: the biggest contributor first, one fractional port. */
+	assert_int_equal(fafc_lp_solve(4, a, R, 3000, true, x), 0);
+	assert_int_equal(x[1], FAFC_X_ONE);
+	assert_int_equal(x[0] + x[2] + x[3], 0);
+	assert_int_equal(fafc_lp_solve(4, a, R, 4000, true, x), 0);
+	assert_int_equal(x[1], FAFC_X_ONE);
+	assert_true(x[2] >= FAFC_X_ONE / 2 && x[2] <= FAFC_X_ONE / 2 + 1);
+}
+
+/*
+ * The greedy is optimal: on random instances it is feasible, and a cost
+ * ratio splits the ports into paused (below), idle (above) and at most one
+ * partial tie group at it (the LP's dual certificate).
+ */
+static void lp_random_optimal(void **state)
+{
+	s64 a[FAFC_PORTS], R[FAFC_PORTS], cover;
+	u32 x[FAFC_PORTS];
+	int t, i, j, n;
+
+	srand(11);
+	for (t = 0; t < 20000; t++) {
+		s64 sum = 0, D;
+		int rc;
+
+		n = 1 + rand() % FAFC_PORTS;
+		for (i = 0; i < n; i++) {
+			a[i] = rand() % 4 ? rand() % 100000 : 0;
+			R[i] = rand() % 3 ? rand() % 100000 : 0;
+			sum += a[i];
+		}
+		D = (s64)(rand() % 1000) * (sum + 1) / 800 - sum / 10;
+		rc = fafc_lp_solve(n, a, R, D, t & 1, x);
+		if (D <= 0) {
+			for (i = 0; i < n; i++)
+				assert_int_equal(x[i], 0);
+			continue;
+		}
+		if (sum < D) {
+			assert_int_equal(rc, -1);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		cover = 0;
+		for (i = 0; i < n; i++)
+			cover += (s64)((u64)a[i] * x[i] >> 30) + 1;
+		assert_true(cover >= D);
+		/* No port with a partial or no pause is cheaper than a port
+		 * paused more: exchange arguments find no improvement.
+		 */
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				if (a[i] && a[j] && x[i] < FAFC_X_ONE && x[j] > 0)
+					assert_true((u64)R[i] * a[j] >= (u64)R[j] * a[i]);
+	}
+}
+
+/* Alg. 1/2 slots: a lone pause is deducted, then added back, then gone
+ * exactly two slots later ("or", not "and" [A9]).
+ */
+static void slots(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+	int t;
+
+	reset(2);
+	for (t = 0; t < 40; t++) {	/* port 0 sends 10 kB per T_hop to 1 */
+		fafc_enqueue(&st, &c, 0, 1, 10000, false);
+		fafc_dequeue(&st, &c, 0, 1, 10000);
+		fafc_update_rate(&st, &c);
+	}
+	fafc_enqueue(&st, &c, 0, 1, 5000, false);	/* q_01 > 0: share 1 */
+	/* Half a T_hop at 10 kB per T_hop: 5 kB deferred. */
+	assert_true(fafc_paused(&st, 0, THOP / 2, 1000000, THOP));
+	assert_true(st.in[0].next > 4900 && st.in[0].next < 5100);
+	assert_true(st.eg[1].pausof < -4900);	/* deducted */
+	assert_true(fafc_slot_expire(&st, 0, THOP));
+	assert_true(st.eg[1].pausof > 4900);	/* added back */
+	assert_false(fafc_slot_expire(&st, 0, THOP));
+	assert_int_equal(st.eg[1].pausof, 0);
+	assert_false(st.in[0].slot);
+}
+
+/* A pause late in a slot spills its residue T_i - tNext [A10]. */
+static void slot_residue(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+	int t;
+
+	reset(2);
+	for (t = 0; t < 40; t++) {
+		fafc_enqueue(&st, &c, 0, 1, 10000, false);
+		fafc_update_rate(&st, &c);
+	}
+	fafc_paused(&st, 0, THOP / 4, 0, THOP);		/* 2.5 kB */
+	/* 3/4 into the slot, another whole T_hop: 1/4 now, 3/4 next. */
+	assert_false(fafc_paused(&st, 0, THOP, THOP * 3 / 4, THOP));
+	assert_true(st.in[0].next > 4900 && st.in[0].next < 5100);
+	assert_true(st.in[0].pending > 7400 && st.in[0].pending < 7600);
+}
+
+static void lp_build(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+	s64 a[3], R[3], D;
+	int t;
+
+	/* Ports 0 and 1 send to 2 (congested); port 1 also to 0, idle. */
+	reset(3);
+	for (t = 0; t < 40; t++) {
+		fafc_enqueue(&st, &c, 0, 2, 20000, false);
+		fafc_enqueue(&st, &c, 1, 2, 20000, false);
+		fafc_dequeue(&st, &c, 1, 2, 20000);	/* drains half */
+		fafc_enqueue(&st, &c, 1, 0, 5000, false);
+		fafc_dequeue(&st, &c, 1, 0, 5000);
+		fafc_update_rate(&st, &c);
+	}
+	D = fafc_lp_build(&st, &c, 2, 1000, THOP, a, R);
+	assert_true(D > 19000 && D < 21000);	/* growth per T_hop */
+	assert_true(a[0] > 19000 && a[1] > 19000);
+	assert_int_equal(R[0], 0);		/* only toward 2 */
+	assert_true(R[1] > 4900);		/* also toward idle 0 */
+	assert_int_equal(a[2], 0);
+	/* Within dec_win T_hop of the last trigger: a * f_dec. */
+	fafc_lp_build(&st, &c, 2, 1000 + THOP, THOP, a, R);
+	assert_true(a[0] > 15000 && a[0] < 17000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(holt_step),
+		cmocka_unit_test(holt_ramp),
+		cmocka_unit_test(trigger_and_mark),
+		cmocka_unit_test(ecn_offset),
+		cmocka_unit_test(lp_basics),
+		cmocka_unit_test(lp_ties),
+		cmocka_unit_test(lp_random_optimal),
+		cmocka_unit_test(slots),
+		cmocka_unit_test(slot_residue),
+		cmocka_unit_test(lp_build),
+	};
+
+	return cmocka_run_group_tests_name("core/fafc", tests, NULL, NULL);
+}
