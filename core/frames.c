@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/frames.c - byte layouts of the MAC Control frames (see frames.h).
+ * core/frames.c - byte layouts of the MAC Control and fcq extension
+ * frames (see frames.h).
  */
 #include "frames.h"
 
@@ -17,14 +18,42 @@ static u16 get_be16(const u8 *p)
 	return (u16)(p[0] << 8 | p[1]);
 }
 
-static u8 *macctl_header(u8 *buf, const u8 *src, u16 opcode)
+static void put_be32(u8 *p, u32 v)
+{
+	put_be16(p, v >> 16);
+	put_be16(p + 2, v & 0xffff);
+}
+
+static u32 get_be32(const u8 *p)
+{
+	return (u32)get_be16(p) << 16 | get_be16(p + 2);
+}
+
+static u8 *eth_header(u8 *buf, const u8 *src, u16 ethertype)
 {
 	memset(buf, 0, FCQ_ETH_ZLEN);
 	memcpy(buf, fcq_macctl_dst, FCQ_ETH_ALEN);
 	memcpy(buf + FCQ_ETH_ALEN, src, FCQ_ETH_ALEN);
-	put_be16(buf + 12, FCQ_ETHERTYPE_MACCTL);
-	put_be16(buf + 14, opcode);
+	put_be16(buf + 12, ethertype);
+	return buf + FCQ_ETH_HLEN;
+}
+
+static u8 *macctl_header(u8 *buf, const u8 *src, u16 opcode)
+{
+	put_be16(eth_header(buf, src, FCQ_ETHERTYPE_MACCTL), opcode);
 	return buf + 16;
+}
+
+/* The checks every received control frame passes first. */
+static enum fcq_frame_err eth_check(const u8 *frame, size_t len, u16 type)
+{
+	if (len < FCQ_ETH_ZLEN)
+		return FCQ_FRAME_TRUNCATED;
+	if (get_be16(frame + 12) != type)
+		return FCQ_FRAME_NOT_MACCTL;
+	if (memcmp(frame, fcq_macctl_dst, FCQ_ETH_ALEN))
+		return FCQ_FRAME_BAD_DST;
+	return FCQ_FRAME_OK;
 }
 
 size_t fcq_pfc_build(u8 *buf, size_t size, const u8 *src, u8 enable,
@@ -56,16 +85,12 @@ size_t fcq_pause_build(u8 *buf, size_t size, const u8 *src, u16 quanta)
 enum fcq_frame_err fcq_macctl_parse(const u8 *frame, size_t len,
 				    struct fcq_macctl *out)
 {
+	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_MACCTL);
 	const u8 *p = frame + 16;
 	int i;
 
-	if (len < FCQ_ETH_ZLEN)
-		return FCQ_FRAME_TRUNCATED;
-	if (get_be16(frame + 12) != FCQ_ETHERTYPE_MACCTL)
-		return FCQ_FRAME_NOT_MACCTL;
-	if (memcmp(frame, fcq_macctl_dst, FCQ_ETH_ALEN))
-		return FCQ_FRAME_BAD_DST;
-
+	if (err)
+		return err;
 	memset(out, 0, sizeof(*out));
 	out->opcode = get_be16(frame + 14);
 	switch (out->opcode) {
@@ -87,6 +112,53 @@ enum fcq_frame_err fcq_macctl_parse(const u8 *frame, size_t len,
 	}
 }
 
+size_t fcq_ext_build(u8 *buf, size_t size, const u8 *src,
+		     const struct fcq_ext *f)
+{
+	u8 *p;
+
+	if (size < FCQ_ETH_ZLEN)
+		return 0;
+	p = eth_header(buf, src, FCQ_ETHERTYPE_EXT);
+	put_be16(p, FCQ_EXT_MAGIC);
+	p[2] = FCQ_EXT_VERSION;
+	p[3] = f->type;
+	p[4] = f->prio;
+	p[5] = f->flags;
+	put_be32(p + 6, f->seq);
+	put_be32(p + 10, f->tx_ns >> 32);
+	put_be32(p + 14, f->tx_ns & 0xffffffff);
+	if (f->type == FCQ_EXT_FAFC_PAUSE)
+		put_be32(p + 18, f->pause_ns);
+	return FCQ_ETH_ZLEN;
+}
+
+enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
+				 struct fcq_ext *out)
+{
+	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_EXT);
+	const u8 *p = frame + FCQ_ETH_HLEN;
+
+	if (err)
+		return err;
+	if (get_be16(p) != FCQ_EXT_MAGIC || p[2] != FCQ_EXT_VERSION ||
+	    p[4] >= FCQ_NUM_PRIO)
+		return FCQ_FRAME_BAD_HEADER;
+	memset(out, 0, sizeof(*out));
+	out->type = p[3];
+	out->prio = p[4];
+	out->flags = p[5];
+	out->seq = get_be32(p + 6);
+	out->tx_ns = (u64)get_be32(p + 10) << 32 | get_be32(p + 14);
+	switch (out->type) {
+	case FCQ_EXT_FAFC_PAUSE:
+		out->pause_ns = get_be32(p + 18);
+		return FCQ_FRAME_OK;
+	default:
+		return FCQ_FRAME_BAD_OPCODE;
+	}
+}
+
 const char *fcq_frame_err_str(enum fcq_frame_err err)
 {
 	switch (err) {
@@ -99,7 +171,9 @@ const char *fcq_frame_err_str(enum fcq_frame_err err)
 	case FCQ_FRAME_BAD_DST:
 		return "bad destination";
 	case FCQ_FRAME_BAD_OPCODE:
-		return "unknown opcode";
+		return "unknown opcode or type";
+	case FCQ_FRAME_BAD_HEADER:
+		return "bad extension header";
 	}
 	return "?";
 }

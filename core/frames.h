@@ -10,6 +10,16 @@
  *   PFC   (0x0101): 16 class-enable vector (low octet, bit p = priority p)
  *                   18 time[0..7], 16 bits each (quanta)
  *   padded with zeros to the 60-byte minimum (veth carries no FCS).
+ *
+ * fcq extension frames (EtherType 0x88B5, IEEE 802 Local Experimental 1),
+ * to the same link-local address, so a bridge port without fcq drops them:
+ *
+ *  14  magic 0x4643 ("FC")   16 version 1   17 type   18 priority
+ *  19  flags                 20 sequence (32 bits)     24 tx time (64, ns)
+ *  32  body; zero padding to 60 bytes
+ *
+ *   FAFC pause (type 1): 32 pause time (32 bits, ns). Flag ACCUMULATE: the
+ *   pause adds to the one running, else it replaces it (as PFC does).
  */
 #ifndef FCQ_CORE_FRAMES_H
 #define FCQ_CORE_FRAMES_H
@@ -23,6 +33,11 @@
 #define FCQ_ETHERTYPE_MACCTL	0x8808
 #define FCQ_MACCTL_PAUSE	0x0001
 #define FCQ_MACCTL_PFC		0x0101
+#define FCQ_ETHERTYPE_EXT	0x88b5
+#define FCQ_EXT_MAGIC		0x4643
+#define FCQ_EXT_VERSION		1
+#define FCQ_EXT_FAFC_PAUSE	1	/* type */
+#define FCQ_EXT_F_ACCUMULATE	0x01
 
 extern const u8 fcq_macctl_dst[FCQ_ETH_ALEN];
 
@@ -33,12 +48,23 @@ struct fcq_macctl {
 	u16 quanta[FCQ_NUM_PRIO];	/* valid where enable has the bit */
 };
 
+/* An fcq extension frame. */
+struct fcq_ext {
+	u8 type;
+	u8 prio;
+	u8 flags;
+	u32 seq;
+	u64 tx_ns;
+	u32 pause_ns;			/* FCQ_EXT_FAFC_PAUSE */
+};
+
 enum fcq_frame_err {
 	FCQ_FRAME_OK = 0,
 	FCQ_FRAME_TRUNCATED,		/* shorter than the 60-byte minimum */
-	FCQ_FRAME_NOT_MACCTL,		/* EtherType is not 0x8808 */
+	FCQ_FRAME_NOT_MACCTL,		/* EtherType is not the one expected */
 	FCQ_FRAME_BAD_DST,		/* not sent to 01:80:C2:00:00:01 */
-	FCQ_FRAME_BAD_OPCODE,		/* neither PAUSE nor PFC */
+	FCQ_FRAME_BAD_OPCODE,		/* unknown opcode or extension type */
+	FCQ_FRAME_BAD_HEADER,		/* extension magic, version, priority */
 };
 
 /*
@@ -55,6 +81,14 @@ size_t fcq_pause_build(u8 *buf, size_t size, const u8 *src, u16 quanta);
 /* Parse a received frame of @len bytes starting at its destination MAC. */
 enum fcq_frame_err fcq_macctl_parse(const u8 *frame, size_t len,
 				    struct fcq_macctl *out);
+
+/* Write an fcq extension frame; same contract as fcq_pfc_build(). */
+size_t fcq_ext_build(u8 *buf, size_t size, const u8 *src,
+		     const struct fcq_ext *f);
+
+/* Parse a received frame of @len bytes starting at its destination MAC. */
+enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
+				 struct fcq_ext *out);
 
 const char *fcq_frame_err_str(enum fcq_frame_err err);
 

@@ -15,6 +15,16 @@ void fcq_pause_set(struct fcq_pause *p, u64 now, u64 ns)
 	p->until = now + ns;
 }
 
+void fcq_pause_extend(struct fcq_pause *p, u64 now, u64 ns)
+{
+	now = fcq_max64(now, p->since);
+	if (now < p->until) {
+		p->until += ns;		/* the running interval goes on */
+		return;
+	}
+	fcq_pause_set(p, now, ns);
+}
+
 u64 fcq_pause_total(const struct fcq_pause *p, u64 now)
 {
 	if (p->until > p->since && now > p->since)

@@ -5,7 +5,8 @@
  *
  * A PFC/PAUSE frame overrides the previous one (IEEE 802.1Qbb: the new
  * pause_time replaces the running timer; 0 resumes at once), so the state is
- * just the expiry. The total integrates the union of paused intervals.
+ * just the expiry. An accumulating pause (FAFC's fcq frame) extends the
+ * running one instead. The total integrates the union of paused intervals.
  */
 #ifndef FCQ_CORE_PAUSE_H
 #define FCQ_CORE_PAUSE_H
@@ -25,6 +26,9 @@ static inline bool fcq_pause_active(const struct fcq_pause *p, u64 now)
 
 /* Apply a frame received at @now that pauses for @ns (0 = resume). */
 void fcq_pause_set(struct fcq_pause *p, u64 now, u64 ns);
+
+/* Apply an accumulating pause of @ns received at @now (FAFC, sec. II.F). */
+void fcq_pause_extend(struct fcq_pause *p, u64 now, u64 ns);
 
 /* Total time paused up to @now. */
 u64 fcq_pause_total(const struct fcq_pause *p, u64 now);

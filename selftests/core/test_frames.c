@@ -130,9 +130,71 @@ static void parse_ignores_reserved(void **state)
 	assert_int_equal(m.quanta[3], 100);
 }
 
+static void ext_layout(void **state)
+{
+	const struct fcq_ext f = {
+		.type = FCQ_EXT_FAFC_PAUSE, .prio = 3,
+		.flags = FCQ_EXT_F_ACCUMULATE, .seq = 0x01020304,
+		.tx_ns = 0x1122334455667788ULL, .pause_ns = 2500000,
+	};
+	u8 b[64];
+	int i;
+
+	memset(b, 0xaa, sizeof(b));
+	assert_int_equal(fcq_ext_build(b, sizeof(b), src, &f), 60);
+	assert_memory_equal(b, "\x01\x80\xc2\x00\x00\x01", 6);
+	assert_memory_equal(b + 6, src, 6);
+	assert_memory_equal(b + 12, "\x88\xb5" "FC" "\x01\x01\x03\x01", 8);
+	assert_memory_equal(b + 20, "\x01\x02\x03\x04", 4);
+	assert_memory_equal(b + 24, "\x11\x22\x33\x44\x55\x66\x77\x88", 8);
+	assert_memory_equal(b + 32, "\x00\x26\x25\xa0", 4);	/* 2500000 */
+	for (i = 36; i < 60; i++)
+		assert_int_equal(b[i], 0);
+	assert_int_equal(b[60], 0xaa);
+}
+
+static void ext_round_trip_and_errors(void **state)
+{
+	const struct fcq_ext f = {
+		.type = FCQ_EXT_FAFC_PAUSE, .prio = 7, .seq = 9,
+		.tx_ns = 123456789, .pause_ns = 0xffffffff,
+	};
+	struct fcq_ext g;
+	struct fcq_macctl m;
+	u8 b[60], c[60];
+
+	fcq_ext_build(b, sizeof(b), src, &f);
+	assert_int_equal(fcq_ext_parse(b, 60, &g), FCQ_FRAME_OK);
+	assert_memory_equal(&f, &g, sizeof(f));
+	/* An extension frame is not a MAC Control frame, and vice versa. */
+	assert_int_equal(fcq_macctl_parse(b, 60, &m), FCQ_FRAME_NOT_MACCTL);
+	fcq_pause_build(c, sizeof(c), src, 1);
+	assert_int_equal(fcq_ext_parse(c, 60, &g), FCQ_FRAME_NOT_MACCTL);
+
+	assert_int_equal(fcq_ext_parse(b, 59, &g), FCQ_FRAME_TRUNCATED);
+	memcpy(c, b, 60);
+	c[5] = 0x02;
+	assert_int_equal(fcq_ext_parse(c, 60, &g), FCQ_FRAME_BAD_DST);
+	memcpy(c, b, 60);
+	c[14] = 'X';
+	assert_int_equal(fcq_ext_parse(c, 60, &g), FCQ_FRAME_BAD_HEADER);
+	memcpy(c, b, 60);
+	c[16] = 2;	/* version */
+	assert_int_equal(fcq_ext_parse(c, 60, &g), FCQ_FRAME_BAD_HEADER);
+	memcpy(c, b, 60);
+	c[18] = 8;	/* priority */
+	assert_int_equal(fcq_ext_parse(c, 60, &g), FCQ_FRAME_BAD_HEADER);
+	memcpy(c, b, 60);
+	c[17] = 0x42;	/* type */
+	assert_int_equal(fcq_ext_parse(c, 60, &g), FCQ_FRAME_BAD_OPCODE);
+	assert_int_equal(fcq_ext_build(c, 59, src, &f), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ext_layout),
+		cmocka_unit_test(ext_round_trip_and_errors),
 		cmocka_unit_test(pfc_layout),
 		cmocka_unit_test(pause_layout),
 		cmocka_unit_test(build_needs_room),
