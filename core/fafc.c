@@ -34,6 +34,12 @@ void fafc_enqueue(struct fafc_state *s, const struct fafc_cfg *c, int i,
 		s->eg[e].ecnof += len;
 }
 
+void fafc_drop(struct fafc_state *s, int i, int e, u32 len)
+{
+	s->p[i][e].qr -= len;
+	s->eg[e].qr -= len;
+}
+
 s64 fafc_predict(const struct fafc_state *s, const struct fafc_cfg *c, int e)
 {
 	const struct fafc_egress *g = &s->eg[e];
@@ -70,40 +76,85 @@ unsigned int fafc_dequeue(struct fafc_state *s, const struct fafc_cfg *c,
 }
 
 /* One Holt step on a raw observation qr: eqs. (2), (3) / Alg. 1 l.23-26. */
-static void holt(s64 *q, s64 *r, s64 *qlast, s64 qr, const struct fafc_cfg *c)
+/* A growth over @open ns, per T_hop (@open 0: it was one step). */
+static s64 per_step(s64 growth, u64 open, u64 thop)
+{
+	if (!open || open == thop)
+		return growth;
+	if (growth < 0)
+		return -(s64)fcq_mul_div((u64)-growth, thop, open);
+	return (s64)fcq_mul_div((u64)growth, thop, open);
+}
+
+static void holt(s64 *q, s64 *r, s64 *qlast, s64 qr, u64 dt, u64 thop,
+		 const struct fafc_cfg *c)
 {
 	s64 qprev = *q, qest = *q + *r;
 
 	*q = qmul(qr, c->alpha) + qmul(qest, FAFC_ONE - c->alpha);
 	if (c->flags & FAFC_F_TREND_HOLT)	/* eq. (3): smoothed level */
-		*r = qmul(*q - qprev, c->beta) + qmul(*r, FAFC_ONE - c->beta);
+		*r = qmul(per_step(*q - qprev, dt, thop), c->beta) +
+		     qmul(*r, FAFC_ONE - c->beta);
 	else					/* Alg. 1 l.25: raw difference */
-		*r = qmul(qr - *qlast, c->beta) + qmul(*r, FAFC_ONE - c->beta);
+		*r = qmul(per_step(qr - *qlast, dt, thop), c->beta) +
+		     qmul(*r, FAFC_ONE - c->beta);
 	*qlast = qr;			/* l.26: q'_ie [A7] */
 }
 
-/* A rate as a beta-EWMA of a byte counter's growth per step (l.27-28). */
-static void ewma_rate(s64 *rate, u64 *last, u64 now, u32 beta)
+/*
+ * A rate as a beta-EWMA of a byte counter's growth per step (l.27-28),
+ * counted over the @open ns the sender could send.
+ */
+static void ewma_rate(s64 *rate, u64 *last, u64 now, u64 open, u64 thop,
+		      u32 beta)
 {
-	*rate = qmul((s64)(now - *last), beta) + qmul(*rate, FAFC_ONE - beta);
+	*rate = qmul(per_step((s64)(now - *last), open, thop), beta) +
+		qmul(*rate, FAFC_ONE - beta);
 	*last = now;
 }
 
-void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c)
+/* ns of [a, b) inside [lo, hi) */
+static u64 overlap(u64 a, u64 b, u64 lo, u64 hi)
 {
+	a = a > lo ? a : lo;
+	b = b < hi ? b : hi;
+	return b > a ? b - a : 0;
+}
+
+/* ns of ingress @in's step [step, now) in which its sender was paused. */
+static u64 paused_in_step(struct fafc_ingress *in, u64 step, u64 now)
+{
+	u64 off = in->off_carry + overlap(in->off_start, in->off_end, step, now);
+
+	in->off_carry = 0;
+	return off < now - step ? off : now - step;
+}
+
+void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
+		      u64 thop)
+{
+	u64 dt = s->step && now > s->step ? now - s->step : 0;
 	int i, e;
 
 	for (i = 0; i < s->n; i++) {
 		struct fafc_ingress *in = &s->in[i];
+		u64 off = dt ? paused_in_step(in, s->step, now) : 0;
+		/* Paused nearly throughout: no news of its rate, keep it. */
+		bool hold = off && off * 8 >= dt * 7;
 
 		in->rin = 0;
 		in->qi = 0;
 		for (e = 0; e < s->n; e++) {
 			struct fafc_pair *p = &s->p[i][e];
 
-			holt(&p->q, &p->r, &p->qlast, p->qr, c);
-			ewma_rate(&p->rin, &p->binlast, p->bin, c->beta);
-			ewma_rate(&p->rout, &p->boutlast, p->bout, c->beta);
+			holt(&p->q, &p->r, &p->qlast, p->qr, dt, thop, c);
+			if (hold)
+				p->binlast = p->bin;
+			else
+				ewma_rate(&p->rin, &p->binlast, p->bin,
+					  dt - off, thop, c->beta);
+			ewma_rate(&p->rout, &p->boutlast, p->bout, dt, thop,
+				  c->beta);
 			in->rin += p->rin;
 			in->qi += smax(p->q, 0);
 		}
@@ -111,8 +162,9 @@ void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c)
 	for (e = 0; e < s->n; e++) {
 		struct fafc_egress *g = &s->eg[e];
 
-		holt(&g->q, &g->r, &g->qlast, g->qr, c);
+		holt(&g->q, &g->r, &g->qlast, g->qr, dt, thop, c);
 	}
+	s->step = now;
 }
 
 s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
@@ -170,10 +222,16 @@ static bool before(const s64 *a, const s64 *R, int i, int j, bool vertex)
 	return i < j;
 }
 
-/* ceil(num * X_ONE / den), at most X_ONE (num <= den). */
+/*
+ * ceil(num * X_ONE / den), at most X_ONE (num <= den). num reaches 2^37
+ * (64 ports at FAFC_RATE_MAX), so the product needs 128 bits; the
+ * remainder is below den and so exact in u64 even where the product wraps.
+ */
 static u32 frac(s64 num, s64 den)
 {
-	return (u32)fcq_div64((u64)num * FAFC_X_ONE + den - 1, den);
+	u64 x = fcq_mul_div(num, FAFC_X_ONE, den);
+
+	return (u32)x + ((u64)num * FAFC_X_ONE - x * (u64)den != 0);
 }
 
 int fafc_lp_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
@@ -277,6 +335,16 @@ bool fafc_paused(struct fafc_state *s, int i, u64 pause_ns, u64 now,
 	struct fafc_ingress *in = &s->in[i];
 	bool started = false;
 	u64 avail, tnext;
+
+	/* Its sender stops one T_hop from now, after what it already has. */
+	if (in->off_end >= now + thop) {
+		in->off_end += pause_ns;
+	} else {
+		in->off_carry += overlap(in->off_start, in->off_end, s->step,
+					 now + thop);
+		in->off_start = now + thop;
+		in->off_end = now + thop + pause_ns;
+	}
 
 	if (!in->slot) {		/* Alg. 2 l.17-19 */
 		in->next = bytes_in(in, pause_ns, thop);

@@ -72,10 +72,17 @@ struct fafc_ingress {
 	s64 pending;		/* pausPending_i */
 	bool slot;		/* a slot is running */
 	u64 slot_end;		/* ns */
+	/*
+	 * When its arrivals stop: the pauses sent to it, accumulated as its
+	 * sender does, one T_hop later [A38]. off_carry: paused ns of an
+	 * earlier window inside the current step.
+	 */
+	u64 off_start, off_end, off_carry;
 };
 
 struct fafc_state {
 	int n;				/* ports 0..n-1 in use */
+	u64 step;			/* ns of the last fafc_update_rate() */
 	struct fafc_pair p[FAFC_PORTS][FAFC_PORTS];	/* [i][e] */
 	struct fafc_egress eg[FAFC_PORTS];
 	struct fafc_ingress in[FAFC_PORTS];
@@ -95,11 +102,20 @@ void fafc_enqueue(struct fafc_state *s, const struct fafc_cfg *c, int i,
 unsigned int fafc_dequeue(struct fafc_state *s, const struct fafc_cfg *c,
 			  int i, int e, u32 len);
 
+/* A queued packet left without departing (the queue was reset). */
+void fafc_drop(struct fafc_state *s, int i, int e, u32 len);
+
 /* qPred of egress e: q_*e + horizon * r_*e + pausOf_*e (Alg. 1 l.15). */
 s64 fafc_predict(const struct fafc_state *s, const struct fafc_cfg *c, int e);
 
-/* Alg. 1 UpdateRate: the Holt step of every pair and egress, every T_hop. */
-void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c);
+/*
+ * Alg. 1 UpdateRate: the Holt step of every pair and egress, every T_hop
+ * (@thop ns), at @now. Growths are per T_hop even when the timer fires
+ * late; an ingress's arrival rates are measured over the time it was not
+ * paused by us, and held while it was paused for most of the step [A38].
+ */
+void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
+		      u64 thop);
 
 /*
  * Alg. 2 l.1-13: the LP of a trigger by egress e at @now (ns), T_hop

@@ -42,7 +42,7 @@ static void holt_step(void **state)
 	reset(2);
 	fafc_enqueue(&st, &c, 0, 1, 10000, false);
 	for (t = 0; t < 40; t++)
-		fafc_update_rate(&st, &c);
+		fafc_update_rate(&st, &c, 0, THOP);
 	assert_true(st.p[0][1].q > 9990 && st.p[0][1].q <= 10000);
 	assert_true(st.p[0][1].r > -5 && st.p[0][1].r < 5);
 	assert_true(fafc_predict(&st, &c, 1) > 9980);
@@ -61,7 +61,7 @@ static void holt_ramp(void **state)
 		reset(2);
 		for (t = 0; t < 60; t++) {
 			fafc_enqueue(&st, &c, 0, 1, 1000, false);
-			fafc_update_rate(&st, &c);
+			fafc_update_rate(&st, &c, 0, THOP);
 		}
 		/* Rates are bytes per T_hop. */
 		assert_true(st.eg[1].r > 990 && st.eg[1].r < 1010);
@@ -83,14 +83,14 @@ static void trigger_and_mark(void **state)
 	for (t = 0; t < 30; t++) {
 		fafc_enqueue(&st, &c, 0, 1, 60000, false);
 		fafc_dequeue(&st, &c, 0, 1, 60000);
-		fafc_update_rate(&st, &c);
+		fafc_update_rate(&st, &c, 0, THOP);
 	}
 	r = fafc_dequeue(&st, &c, 0, 1, 0);
 	assert_int_equal(r, 0);
 	fafc_enqueue(&st, &c, 0, 1, 250000, false);
 	for (t = 0; t < 8; t++) {
 		fafc_enqueue(&st, &c, 0, 1, 60000, false);
-		fafc_update_rate(&st, &c);
+		fafc_update_rate(&st, &c, 0, THOP);
 	}
 	r = fafc_dequeue(&st, &c, 0, 1, 1500);
 	assert_true(r & FAFC_TRIGGER);
@@ -99,6 +99,20 @@ static void trigger_and_mark(void **state)
 	c.flags = FAFC_F_ECN;
 	r = fafc_dequeue(&st, &c, 0, 1, 1500);
 	assert_int_equal(r, FAFC_TRIGGER | FAFC_MARK);
+}
+
+/* A reset queue gives its bytes back without counting as departures. */
+static void drop_is_not_departure(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+
+	reset(2);
+	fafc_enqueue(&st, &c, 0, 1, 3000, false);
+	fafc_drop(&st, 0, 1, 3000);
+	assert_int_equal(st.p[0][1].qr, 0);
+	assert_int_equal(st.eg[1].qr, 0);
+	assert_int_equal(st.p[0][1].bout, 0);
+	assert_int_equal(st.p[0][1].bin, 3000);
 }
 
 /* Alg. 4: bytes queued while paused do not count toward marking. */
@@ -227,7 +241,7 @@ static void slots(void **state)
 	for (t = 0; t < 40; t++) {	/* port 0 sends 10 kB per T_hop to 1 */
 		fafc_enqueue(&st, &c, 0, 1, 10000, false);
 		fafc_dequeue(&st, &c, 0, 1, 10000);
-		fafc_update_rate(&st, &c);
+		fafc_update_rate(&st, &c, 0, THOP);
 	}
 	fafc_enqueue(&st, &c, 0, 1, 5000, false);	/* q_01 > 0: share 1 */
 	/* Half a T_hop at 10 kB per T_hop: 5 kB deferred. */
@@ -250,7 +264,7 @@ static void slot_residue(void **state)
 	reset(2);
 	for (t = 0; t < 40; t++) {
 		fafc_enqueue(&st, &c, 0, 1, 10000, false);
-		fafc_update_rate(&st, &c);
+		fafc_update_rate(&st, &c, 0, THOP);
 	}
 	fafc_paused(&st, 0, THOP / 4, 0, THOP);		/* 2.5 kB */
 	/* 3/4 into the slot, another whole T_hop: 1/4 now, 3/4 next. */
@@ -273,7 +287,7 @@ static void lp_build(void **state)
 		fafc_dequeue(&st, &c, 1, 2, 20000);	/* drains half */
 		fafc_enqueue(&st, &c, 1, 0, 5000, false);
 		fafc_dequeue(&st, &c, 1, 0, 5000);
-		fafc_update_rate(&st, &c);
+		fafc_update_rate(&st, &c, 0, THOP);
 	}
 	D = fafc_lp_build(&st, &c, 2, 1000, THOP, a, R);
 	assert_true(D > 19000 && D < 21000);	/* growth per T_hop */
@@ -286,12 +300,80 @@ static void lp_build(void **state)
 	assert_true(a[0] > 15000 && a[0] < 17000);
 }
 
+/* A late timer: growth is still counted per T_hop. */
+static void late_step(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+	u64 now = THOP;
+	int t;
+
+	reset(2);
+	fafc_update_rate(&st, &c, now, THOP);
+	for (t = 0; t < 60; t++) {
+		/* 1000 bytes per T_hop, seen every 1.5 T_hop */
+		fafc_enqueue(&st, &c, 0, 1, 1500, false);
+		now += THOP * 3 / 2;
+		fafc_update_rate(&st, &c, now, THOP);
+	}
+	assert_true(st.eg[1].r > 990 && st.eg[1].r < 1010);
+	assert_true(st.p[0][1].rin > 990 && st.p[0][1].rin < 1010);
+}
+
+/*
+ * [A38] An ingress we pause sends less: its rate is what it sends while
+ * it may, not the dip the pause caused, so the next LP still knows what
+ * pausing it removes. Paused throughout a step, its rate is kept.
+ */
+static void paused_rate(void **state)
+{
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+	u64 now = THOP;
+	int t;
+
+	reset(2);
+	fafc_update_rate(&st, &c, now, THOP);
+	for (t = 0; t < 40; t++) {	/* 3000 bytes per T_hop */
+		fafc_enqueue(&st, &c, 0, 1, 3000, false);
+		now += THOP;
+		fafc_update_rate(&st, &c, now, THOP);
+	}
+	/* Paused for half of each step (from one T_hop on): 1500 arrive. */
+	fafc_paused(&st, 0, THOP / 2, now - THOP, THOP);
+	for (t = 0; t < 20; t++) {
+		fafc_enqueue(&st, &c, 0, 1, 1500, false);
+		now += THOP;
+		fafc_update_rate(&st, &c, now, THOP);
+		fafc_paused(&st, 0, THOP / 2, now - THOP / 2, THOP);
+	}
+	assert_true(st.p[0][1].rin > 2970 && st.p[0][1].rin < 3030);
+	/* Paused throughout (accumulated pauses): nothing arrives, rate kept. */
+	fafc_paused(&st, 0, 20 * THOP, now - THOP / 2, THOP);
+	for (t = 0; t < 10; t++) {
+		if (!t)		/* the half step before the pause */
+			fafc_enqueue(&st, &c, 0, 1, 1500, false);
+		now += THOP;
+		fafc_update_rate(&st, &c, now, THOP);
+	}
+	assert_true(st.p[0][1].rin > 2970 && st.p[0][1].rin < 3030);
+	/* Port 1, never paused, measures plainly. */
+	reset(2);
+	now = THOP;
+	fafc_update_rate(&st, &c, now, THOP);
+	for (t = 0; t < 40; t++) {
+		fafc_enqueue(&st, &c, 1, 0, 1500, false);
+		now += THOP;
+		fafc_update_rate(&st, &c, now, THOP);
+	}
+	assert_true(st.p[1][0].rin > 1490 && st.p[1][0].rin < 1510);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(holt_step),
 		cmocka_unit_test(holt_ramp),
 		cmocka_unit_test(trigger_and_mark),
+		cmocka_unit_test(drop_is_not_departure),
 		cmocka_unit_test(ecn_offset),
 		cmocka_unit_test(lp_basics),
 		cmocka_unit_test(lp_ties),
@@ -299,6 +381,8 @@ int main(void)
 		cmocka_unit_test(slots),
 		cmocka_unit_test(slot_residue),
 		cmocka_unit_test(lp_build),
+		cmocka_unit_test(late_step),
+		cmocka_unit_test(paused_rate),
 	};
 
 	return cmocka_run_group_tests_name("core/fafc", tests, NULL, NULL);
