@@ -9,9 +9,10 @@
  *  - the link: a serializer at `rate` that a paused class cannot start on,
  *    then a wire delay line of `delay`; control frames go first and are
  *    never paused (link.c);
- *  - PFC transmission for this port as the switch's ingress (link.c);
- *  - the receive hook that honours PFC/PAUSE before the bridge drops it
- *    (rx.c);
+ *  - pause transmission for this port as the switch's ingress: PFC XOFF/XON
+ *    from buffer thresholds, and timed pauses a scheme asks for (link.c);
+ *  - the receive hook that honours PFC/PAUSE and fcq extension frames
+ *    before the bridge drops them (rx.c);
  *  - switch membership and per-(ingress port, priority) buffer accounting
  *    keyed by skb->skb_iif (switch.c);
  *  - options, classification and statistics common to all (port.c).
@@ -19,7 +20,9 @@
  * Locking: a port's queues, link and tx-side PFC state are under its qdisc
  * root lock. Buffer accounting is under the switch's lock, taken inside a
  * root lock and never the other way round. Pause state written by the
- * receive hook is under the port's pause_lock and read locklessly.
+ * receive hook is under the port's pause_lock and read locklessly. Timed
+ * pause requests are under the asked port's tp_lock, taken inside any of
+ * the above.
  */
 #ifndef FCQ_FCQ_H
 #define FCQ_FCQ_H
@@ -48,6 +51,7 @@ struct fcq_skb_cb {
 	s8 ingress;	/* switch port it was charged to, -1: none */
 	u8 prio;
 	bool ctrl;	/* a control frame fcq built */
+	u8 scheme;	/* the scheme's own mark */
 };
 
 /* What the switch says about a packet offered to an egress queue. */
@@ -86,8 +90,8 @@ struct fcq_scheme_ops {
 	struct sk_buff *(*pick)(struct fcq_port *port, u64 now, u64 *retry);
 	/* Unlink and return any queued data packet (reset, teardown). */
 	struct sk_buff *(*flush)(struct fcq_port *port);
-	/* The scheme sends PFC when its ingress queues cross thresholds. */
-	bool sends_pfc;
+	/* Optional: put the scheme's xstats in TCA_FCQ_STATS_SCHEME. */
+	int (*dump_stats)(struct fcq_port *port, struct sk_buff *skb);
 };
 
 /* Options common to every scheme (TCA_FCQ_*). */
@@ -135,6 +139,7 @@ struct fcq_port_stats {
 	u64 rx_bad_opcode;
 	u64 rx_not_lossless;
 	u64 rx_over_max;
+	u64 rx_ext;
 	u64 pfc_rx[FCQ_NUM_PRIO];
 };
 
@@ -154,14 +159,27 @@ struct fcq_port {
 	/* PFC this port sends upstream as a switch ingress */
 	struct fcq_switch *sw;
 	int index;			/* in sw->ports[], -1: not joined */
+	bool sends_pfc;			/* on buffer thresholds (READ_ONCE) */
 	unsigned long xoff_want;	/* bit p: XOFF wanted (sw->lock) */
 	u64 xoff_since;			/* when the want last changed */
 	u8 xoff_sent;			/* last sent state (root lock) */
 	u64 refresh_at;			/* next XOFF refresh */
 
+	/* Timed pauses a scheme asks this port to send upstream. The
+	 * sender accumulates (FAFC): tp_until is when, by our account, the
+	 * upstream resumes; tp_add what was asked since the last frame.
+	 */
+	spinlock_t tp_lock;
+	u8 tp_want;			/* classes with something to send */
+	u8 tp_frame;			/* enum fafc_frame (READ_ONCE) */
+	u64 tp_until[FCQ_NUM_PRIO];
+	u64 tp_add[FCQ_NUM_PRIO];
+	u32 ext_seq;			/* fcq frames sent (root lock) */
+
 	/* pauses this port honours, from the receive hook */
 	spinlock_t pause_lock;
 	struct fcq_pause pause[FCQ_NUM_PRIO];
+	u32 pauses_rx;			/* pauses (not resumes) applied, ever */
 	struct nf_hook_ops nfho;
 	bool hooked;
 
@@ -230,6 +248,7 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d);
 /* link.c */
 struct sk_buff *fcq_link_dequeue(struct fcq_port *port);
 void fcq_link_purge(struct fcq_port *port);
+void fcq_port_pause_request(struct fcq_port *port, u8 prio, u64 ns, u64 now);
 
 /* rx.c */
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack);
@@ -249,10 +268,19 @@ void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st);
 int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* genl.c */
+enum fcq_genl_mcgrp {
+	FCQ_GENL_EVENTS,
+	FCQ_GENL_FAFC,
+};
+
 extern struct genl_family fcq_genl_family;
+extern const struct nla_policy fcq_fafc_port_policy[FCQ_A_FAFC_PORT_MAX + 1];
 int fcq_genl_register(void);
 void fcq_genl_unregister(void);
 void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
-			  const u16 *quanta, u64 time);
+			  const u16 *quanta, u32 pause_ns, u64 time);
+/* The module that answers FCQ_CMD_FAFC_PAUSE (sch_fafc). */
+void fcq_genl_set_fafc(int (*doit)(struct sk_buff *, struct genl_info *),
+		       struct module *owner);
 
 #endif /* FCQ_FCQ_H */

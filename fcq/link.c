@@ -9,8 +9,8 @@
  * A frame may start serializing when the serializer is free and its class
  * is not paused; it reaches the device `delay` after its last bit. Frames on
  * the wire count in sch->q.qlen but in no buffer, and a pause cannot call
- * them back, as on a real link. Control frames (PFC) go before data and are
- * never paused.
+ * them back, as on a real link. Control frames (PFC, fcq frames) go before
+ * data and are never paused.
  *
  * Time is virtual and exact: when the watchdog fires late, frames that were
  * eligible earlier start at the time they would have started, back to back,
@@ -44,12 +44,13 @@ static void trace_ctrl(struct fcq_port *port, struct sk_buff *skb, u64 start)
 	struct fcq_macctl m;
 
 	if (!trace_pause_tx_enabled() && !genl_has_listeners(&fcq_genl_family,
-							      dev_net(port->dev), 0))
+							      dev_net(port->dev),
+							      FCQ_GENL_EVENTS))
 		return;
 	if (fcq_macctl_parse(skb->data, skb->len, &m) != FCQ_FRAME_OK)
 		return;
 	trace_pause_tx(port->dev, m.enable, m.quanta, start, fcq_cb(skb)->time);
-	fcq_genl_pause_event(port, FCQ_EVENT_PAUSE_TX, m.enable, m.quanta,
+	fcq_genl_pause_event(port, FCQ_EVENT_PAUSE_TX, m.enable, m.quanta, 0,
 			     start);
 }
 
@@ -73,61 +74,164 @@ static u64 refresh_period(const struct fcq_port *port)
 				     READ_ONCE(port->cfg.rate)) / 2;
 }
 
-/*
- * Send the PFC frame the switch wants from this port as an ingress: XOFF
- * for priorities over threshold, XON (quanta 0) for those that cleared,
- * and a refresh of the XOFFs before the upstream's pause runs out.
- */
-static void pfc_tx(struct fcq_port *port, u64 now)
+/* A minimum-size control frame to fill, due at @when; NULL: no memory. */
+static struct sk_buff *ctrl_alloc(struct fcq_port *port, __be16 proto,
+				  u64 when)
 {
-	u8 want = READ_ONCE(port->xoff_want) & 0xff;
-	u8 change = want ^ port->xoff_sent;
-	u16 quanta[FCQ_NUM_PRIO] = { 0 };
-	struct Qdisc *sch = port->sch;
-	struct fcq_skb_cb *cb;
 	struct sk_buff *skb;
-	u8 enable;
-	int p;
-
-	enable = change | (now >= port->refresh_at ? want : 0);
-	if (!enable)
-		return;
+	struct fcq_skb_cb *cb;
 
 	skb = alloc_skb(LL_RESERVED_SPACE(port->dev) + ETH_ZLEN, GFP_ATOMIC);
 	if (!skb) {
-		/* Retry soon: the data path keeps going meanwhile. */
 		port->st.ctrl_nomem++;
-		port->refresh_at = now + NSEC_PER_MSEC;
-		return;
+		return NULL;
 	}
 	skb_reserve(skb, LL_RESERVED_SPACE(port->dev));
-	for (p = 0; p < FCQ_NUM_PRIO; p++) {
-		if (want & BIT(p))
-			quanta[p] = READ_ONCE(port->cfg.pause_quanta);
-		if (enable & BIT(p))
-			port->st.pfc_tx[p]++;
-	}
-	fcq_pfc_build(skb_put(skb, ETH_ZLEN), ETH_ZLEN, port->dev->dev_addr,
-		      enable, quanta);
+	skb_put(skb, ETH_ZLEN);
 	skb_reset_mac_header(skb);
 	skb->dev = port->dev;
-	skb->protocol = htons(ETH_P_PAUSE);
+	skb->protocol = proto;
 	skb->priority = TC_PRIO_CONTROL;
 	qdisc_skb_cb(skb)->pkt_len = skb->len;
 	cb = fcq_cb(skb);
-	/* A state change goes out as soon as the link allows after it. */
-	cb->time = change ? min(READ_ONCE(port->xoff_since), now) : now;
+	cb->time = when;
 	cb->ingress = -1;
 	cb->prio = 0;
 	cb->ctrl = true;
-
-	__skb_queue_tail(&port->ctrl, skb);
-	qdisc_qstats_backlog_inc(sch, skb);
-	sch->q.qlen++;
-	port->st.ctrl_tx++;
-	port->xoff_sent = want;
-	port->refresh_at = want ? now + refresh_period(port) : U64_MAX;
+	cb->scheme = 0;
+	return skb;
 }
+
+static void ctrl_queue(struct fcq_port *port, struct sk_buff *skb)
+{
+	__skb_queue_tail(&port->ctrl, skb);
+	qdisc_qstats_backlog_inc(port->sch, skb);
+	port->sch->q.qlen++;
+	port->st.ctrl_tx++;
+}
+
+/* Take the timed pauses asked since the last frame. */
+static u8 timed_take(struct fcq_port *port, u64 *add)
+{
+	u8 want;
+
+	if (!READ_ONCE(port->tp_want))
+		return 0;
+	spin_lock(&port->tp_lock);
+	want = port->tp_want;
+	memcpy(add, port->tp_add, sizeof(port->tp_add));
+	memset(port->tp_add, 0, sizeof(port->tp_add));
+	WRITE_ONCE(port->tp_want, 0);
+	spin_unlock(&port->tp_lock);
+	return want;
+}
+
+/* FAFC's own frames: the time asked since the last one, accumulating. */
+static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
+		   u64 now)
+{
+	struct fcq_ext f = {
+		.type = FCQ_EXT_FAFC_PAUSE,
+		.flags = FCQ_EXT_F_ACCUMULATE,
+		.tx_ns = now,
+	};
+	struct sk_buff *skb;
+	int p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		if (!(classes & BIT(p)) || !add[p])
+			continue;
+		skb = ctrl_alloc(port, htons(FCQ_ETHERTYPE_EXT), now);
+		if (!skb)
+			return;	/* the upstream pauses less: never more */
+		f.prio = p;
+		f.seq = ++port->ext_seq;
+		f.pause_ns = min_t(u64, add[p], U32_MAX);
+		fcq_ext_build(skb->data, skb->len, port->dev->dev_addr, &f);
+		port->st.pfc_tx[p]++;
+		ctrl_queue(port, skb);
+	}
+}
+
+/*
+ * Send what this port owes its upstream as a switch ingress: PFC XOFF for
+ * classes over threshold, XON (quanta 0) for those that cleared, a refresh
+ * of the XOFFs before the upstream's pause runs out, and the timed pauses
+ * a scheme asked for. In PFC frames a class carries the longest pause it
+ * is owed: XOFF's quanta, else what is left of its timed pause (sender-side
+ * accumulation, so that an override frame never cuts a pause short).
+ */
+static void pause_tx(struct fcq_port *port, u64 now)
+{
+	u8 want = READ_ONCE(port->sends_pfc) ? READ_ONCE(port->xoff_want) : 0;
+	u64 add[FCQ_NUM_PRIO];
+	u8 change = want ^ port->xoff_sent;
+	u16 quanta[FCQ_NUM_PRIO] = { 0 };
+	u8 enable, timed, native = 0;
+	struct sk_buff *skb;
+	u64 left;
+	int p;
+
+	timed = timed_take(port, add);
+	if (timed && READ_ONCE(port->tp_frame) == FAFC_FRAME_FCQ) {
+		native = timed & ~want;
+		timed = 0;
+	}
+	/* Classes in XOFF need no timed pause on top. */
+	enable = change | (timed & ~want) | (now >= port->refresh_at ? want : 0);
+	if (enable) {
+		skb = ctrl_alloc(port, htons(ETH_P_PAUSE),
+				 change ? min(READ_ONCE(port->xoff_since), now)
+					: now);
+		if (!skb) {
+			/* Retry soon: the data path keeps going meanwhile. */
+			port->refresh_at = now + NSEC_PER_MSEC;
+			return;
+		}
+		for (p = 0; p < FCQ_NUM_PRIO; p++) {
+			if (!(enable & BIT(p)))
+				continue;
+			if (want & BIT(p)) {
+				quanta[p] = READ_ONCE(port->cfg.pause_quanta);
+			} else {
+				/* XON, or a timed pause: what is left of it */
+				left = READ_ONCE(port->tp_until[p]);
+				left = left > now ? left - now : 0;
+				quanta[p] = fcq_ns_to_quanta(left,
+							     READ_ONCE(port->cfg.rate));
+			}
+			port->st.pfc_tx[p]++;
+		}
+		fcq_pfc_build(skb->data, skb->len, port->dev->dev_addr,
+			      enable, quanta);
+		ctrl_queue(port, skb);
+		/* A state change goes out as soon as the link allows. */
+		port->xoff_sent = want;
+		port->refresh_at = want ? now + refresh_period(port) : U64_MAX;
+	}
+	if (native)
+		ext_tx(port, native, add, now);
+}
+
+/*
+ * Ask @port to pause its upstream's class @prio for @ns more, at @now. The
+ * pauses add up (FAFC): the upstream stays paused until max(now, the end
+ * of what it was already asked) + @ns. Callable with other ports' locks
+ * held; the caller kicks @port afterwards.
+ */
+void fcq_port_pause_request(struct fcq_port *port, u8 prio, u64 ns, u64 now)
+{
+	u64 until;
+
+	spin_lock(&port->tp_lock);
+	until = max(now, port->tp_until[prio]) + ns;
+	WRITE_ONCE(port->tp_until[prio], until);
+	port->tp_add[prio] += ns;
+	WRITE_ONCE(port->tp_want, port->tp_want | BIT(prio));
+	spin_unlock(&port->tp_lock);
+	trace_pause_request(port->dev, prio, ns, until);
+}
+EXPORT_SYMBOL_GPL(fcq_port_pause_request);
 
 /* Data (not control, not on the wire) waits in the scheme's queues. */
 static bool data_queued(const struct fcq_port *port)
@@ -143,8 +247,7 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 	struct fcq_skb_cb *cb;
 	struct sk_buff *skb;
 
-	if (port->ops->sends_pfc)
-		pfc_tx(port, now);
+	pause_tx(port, now);
 	if (port->tx_free + FCQ_MAX_LAG_NS < now)
 		port->tx_free = now - FCQ_MAX_LAG_NS;
 

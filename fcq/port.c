@@ -247,6 +247,7 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 	__skb_queue_head_init(&port->wire);
 	__skb_queue_head_init(&port->ctrl);
 	spin_lock_init(&port->pause_lock);
+	spin_lock_init(&port->tp_lock);
 	port->refresh_at = U64_MAX;
 	fcq_default_cfg(&port->cfg);
 	port->headroom = headroom_of(port, &port->cfg);
@@ -278,6 +279,7 @@ void fcq_port_kick(struct fcq_port *port)
 	__netif_schedule(qdisc_root(port->sch));
 	rcu_read_unlock();
 }
+EXPORT_SYMBOL_GPL(fcq_port_kick);
 
 /* Join the switch and start honouring pauses; after the options. */
 int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack)
@@ -309,6 +311,10 @@ void fcq_port_reset(struct Qdisc *sch)
 	port->tx_free = 0;
 	port->xoff_sent = 0;
 	port->refresh_at = U64_MAX;
+	spin_lock_bh(&port->tp_lock);
+	WRITE_ONCE(port->tp_want, 0);
+	memset(port->tp_add, 0, sizeof(port->tp_add));
+	spin_unlock_bh(&port->tp_lock);
 	qdisc_watchdog_cancel(&port->wd);
 }
 EXPORT_SYMBOL_GPL(fcq_port_reset);
@@ -384,6 +390,7 @@ static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
 	cb->prio = classify(port, skb);
 	cb->ingress = -1;
 	cb->ctrl = false;
+	cb->scheme = 0;
 
 	if (unlikely(sch->q.qlen >= READ_ONCE(port->cfg.limit)))
 		return drop(port, skb, cb->prio, FCQ_DROP_LIMIT,
@@ -535,6 +542,7 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.rx_bad_opcode = port->st.rx_bad_opcode;
 	st.rx_not_lossless = port->st.rx_not_lossless;
 	st.rx_over_max = port->st.rx_over_max;
+	st.rx_ext = port->st.rx_ext;
 	memcpy(st.pfc_rx, port->st.pfc_rx, sizeof(st.pfc_rx));
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
 		paused[p] = fcq_pause_total(&port->pause[p], now);
@@ -562,6 +570,8 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 			      st.rx_not_lossless, TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_OVER_MAX, st.rx_over_max,
 			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_EXT, st.rx_ext,
+			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_DROP_LOSSLESS,
 			      st.drop_lossless, TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_DROP_LOSSY, st.drop_lossy,
@@ -579,6 +589,14 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_ECN_MARKED, st.ecn_marked,
 			      TCA_FCQ_STATS_PAD))
 		goto fail;
+	if (port->ops->dump_stats) {
+		struct nlattr *own = nla_nest_start_noflag(skb,
+							   TCA_FCQ_STATS_SCHEME);
+
+		if (!own || port->ops->dump_stats(port, skb))
+			goto fail;
+		nla_nest_end(skb, own);
+	}
 	return nla_nest_end(skb, stats);
 
 fail:

@@ -4,10 +4,10 @@
  *
  * One NF_NETDEV_INGRESS hook per fcq port, on the port's own device. It runs
  * in __netif_receive_skb_core() before the rx_handler, so it sees MAC
- * Control frames that a Linux bridge would drop. PFC and 802.3x PAUSE are
- * parsed (core/frames.c), checked against this port's configuration,
- * applied to the pause state that gates its serializer, and consumed; bad
- * ones are counted and dropped. Other frames pass untouched.
+ * Control frames that a Linux bridge would drop. PFC, 802.3x PAUSE and fcq
+ * extension frames are parsed (core/frames.c), checked against this port's
+ * configuration, applied to the pause state that gates its serializer, and
+ * consumed; bad ones are counted and dropped. Other frames pass untouched.
  */
 #include <linux/etherdevice.h>
 #include <linux/netfilter_netdev.h>
@@ -26,29 +26,56 @@ static unsigned int drop_malformed(struct fcq_port *port, u64 *counter)
 	return NF_DROP;
 }
 
-static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
-				const struct nf_hook_state *state)
+/*
+ * Copy the first FCQ_ETH_ZLEN bytes of the frame, from its destination MAC
+ * (the mac header is linear), into @frame; returns its length, or 0 if it
+ * has no Ethernet header.
+ */
+static unsigned int frame_copy(struct sk_buff *skb, u8 *frame)
 {
-	struct fcq_port *port = priv;
-	u8 frame[FCQ_ETH_ZLEN] = { 0 };
-	u64 now, ns, rate, max, stop;
-	bool sooner = false;
-	struct fcq_macctl m;
-	u8 lossless, applied = 0;
-	unsigned int len;
-	int p;
+	unsigned int len = skb_mac_header_len(skb) + skb->len;
 
-	if (skb->protocol != htons(ETH_P_PAUSE))
-		return NF_ACCEPT;
-
-	/* The frame from its destination MAC: the mac header is linear. */
-	len = skb_mac_header_len(skb) + skb->len;
 	if (skb_mac_header_len(skb) != ETH_HLEN)
-		return drop_malformed(port, &port->st.rx_malformed);
+		return 0;
 	memcpy(frame, skb_mac_header(skb), ETH_HLEN);
 	if (skb_copy_bits(skb, 0, frame + ETH_HLEN,
 			  min_t(unsigned int, len, FCQ_ETH_ZLEN) - ETH_HLEN))
-		return drop_malformed(port, &port->st.rx_malformed);
+		return 0;
+	return len;
+}
+
+/* Whether class @p may be paused for @ns here; counts why not. */
+static bool acceptable(struct fcq_port *port, bool pfc, int p, u64 ns)
+{
+	u64 max = READ_ONCE(port->cfg.pause_max);
+
+	/* 802.3x PAUSE stops the whole link, lossless or not. */
+	if (pfc && !(READ_ONCE(port->cfg.lossless) & BIT(p))) {
+		port->st.rx_not_lossless++;
+		return false;
+	}
+	if (max && ns > max) {
+		port->st.rx_over_max++;
+		return false;
+	}
+	return true;
+}
+
+/* The paused classes fall silent once the frame being serialized is out. */
+static u64 stop_time(struct fcq_port *port, u64 now)
+{
+	return max(now, READ_ONCE(port->tx_free));
+}
+
+/* 802.1Qbb PFC and 802.3x PAUSE: override semantics. */
+static unsigned int rx_macctl(struct fcq_port *port, const u8 *frame,
+			      unsigned int len)
+{
+	bool pfc, sooner = false, stops = false;
+	struct fcq_macctl m;
+	u8 applied = 0;
+	u64 now, ns;
+	int p;
 
 	switch (fcq_macctl_parse(frame, len, &m)) {
 	case FCQ_FRAME_OK:
@@ -58,50 +85,106 @@ static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
 	default:
 		return drop_malformed(port, &port->st.rx_malformed);
 	}
-
+	pfc = m.opcode == FCQ_MACCTL_PFC;
 	now = ktime_get_ns();
-	rate = READ_ONCE(port->cfg.rate);
-	max = READ_ONCE(port->cfg.pause_max);
-	lossless = READ_ONCE(port->cfg.lossless);
 
 	spin_lock(&port->pause_lock);
-	if (m.opcode == FCQ_MACCTL_PAUSE)
+	if (!pfc)
 		port->st.rx_pause++;
 	for (p = 0; p < FCQ_NUM_PRIO; p++) {
 		if (!(m.enable & BIT(p)))
 			continue;
-		/* 802.3x PAUSE stops the whole link, lossless or not. */
-		if (m.opcode == FCQ_MACCTL_PFC && !(lossless & BIT(p))) {
-			port->st.rx_not_lossless++;
+		ns = fcq_quanta_to_ns(m.quanta[p], READ_ONCE(port->cfg.rate));
+		if (!acceptable(port, pfc, p, ns))
 			continue;
-		}
-		ns = fcq_quanta_to_ns(m.quanta[p], rate);
-		if (max && ns > max) {
-			port->st.rx_over_max++;
-			continue;
-		}
-		/* Override semantics: a resume or shorter pause wakes us. */
+		/* A resume or shorter pause wakes us. */
 		if (now + ns < port->pause[p].until)
 			sooner = true;
 		fcq_pause_set(&port->pause[p], now, ns);
 		port->st.pfc_rx[p]++;
 		applied |= BIT(p);
+		stops |= ns != 0;
 	}
+	if (stops)
+		WRITE_ONCE(port->pauses_rx, port->pauses_rx + 1);
 	spin_unlock(&port->pause_lock);
 
 	if (applied) {
-		/* The paused classes fall silent once the frame being
-		 * serialized, if any, is out.
-		 */
-		stop = max(now, READ_ONCE(port->tx_free));
-		trace_pause_rx(port->dev, m.opcode, applied, m.quanta, now, stop);
+		trace_pause_rx(port->dev, m.opcode, applied, m.quanta, now,
+			       stop_time(port, now));
 		fcq_genl_pause_event(port, FCQ_EVENT_PAUSE_RX, applied,
-				     m.quanta, now);
+				     m.quanta, 0, now);
 	}
 	if (sooner)
 		fcq_port_kick(port);
-	consume_skb(skb);
 	return NF_STOLEN;
+}
+
+/* fcq extension frames: FAFC's pause, accumulating or overriding. */
+static unsigned int rx_ext(struct fcq_port *port, const u8 *frame,
+			   unsigned int len)
+{
+	const u16 none[FCQ_NUM_PRIO] = { 0 };
+	struct fcq_pause *pause;
+	bool applied = false;
+	struct fcq_ext f;
+	u64 now;
+
+	switch (fcq_ext_parse(frame, len, &f)) {
+	case FCQ_FRAME_OK:
+		break;
+	case FCQ_FRAME_BAD_OPCODE:
+		return drop_malformed(port, &port->st.rx_bad_opcode);
+	default:
+		return drop_malformed(port, &port->st.rx_malformed);
+	}
+	now = ktime_get_ns();
+	pause = &port->pause[f.prio];
+
+	spin_lock(&port->pause_lock);
+	if (acceptable(port, true, f.prio, f.pause_ns)) {
+		if (f.flags & FCQ_EXT_F_ACCUMULATE)
+			fcq_pause_extend(pause, now, f.pause_ns);
+		else
+			fcq_pause_set(pause, now, f.pause_ns);
+		port->st.rx_ext++;
+		port->st.pfc_rx[f.prio]++;
+		if (f.pause_ns)
+			WRITE_ONCE(port->pauses_rx, port->pauses_rx + 1);
+		applied = true;
+	}
+	spin_unlock(&port->pause_lock);
+
+	if (applied)
+		fcq_genl_pause_event(port, FCQ_EVENT_PAUSE_RX, BIT(f.prio),
+				     none, f.pause_ns, now);
+	/* An override may end the pause sooner: let the port look. */
+	if (applied && !(f.flags & FCQ_EXT_F_ACCUMULATE))
+		fcq_port_kick(port);
+	return NF_STOLEN;
+}
+
+static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	struct fcq_port *port = priv;
+	u8 frame[FCQ_ETH_ZLEN] = { 0 };
+	unsigned int len, verdict;
+
+	if (skb->protocol != htons(ETH_P_PAUSE) &&
+	    skb->protocol != htons(FCQ_ETHERTYPE_EXT))
+		return NF_ACCEPT;
+
+	len = frame_copy(skb, frame);
+	if (!len)
+		return drop_malformed(port, &port->st.rx_malformed);
+	if (skb->protocol == htons(ETH_P_PAUSE))
+		verdict = rx_macctl(port, frame, len);
+	else
+		verdict = rx_ext(port, frame, len);
+	if (verdict == NF_STOLEN)
+		consume_skb(skb);
+	return verdict;
 }
 
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack)

@@ -221,7 +221,7 @@ u32 fcq_switch_buffer(const struct fcq_port *port)
 static struct fcq_port *want_pause(struct fcq_port *ing, u8 prio, bool xoff,
 				   u64 now)
 {
-	if (!ing || !ing->ops->sends_pfc)
+	if (!ing || !READ_ONCE(ing->sends_pfc))
 		return NULL;
 	if (xoff)
 		set_bit(prio, &ing->xoff_want);

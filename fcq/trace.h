@@ -71,6 +71,60 @@ TRACE_EVENT(pause_rx,
 		  __entry->now, __entry->stop)
 );
 
+/*
+ * FAFC solved the pause LP of egress @dev (@solver: 0 kernel, 1 fafcd) for
+ * a demand of @demand bytes: @paused ingress ports, @pause_ns in total,
+ * @latency ns from the trigger to the pauses being asked for.
+ */
+TRACE_EVENT(fafc_solve,
+	TP_PROTO(const struct net_device *dev, u8 solver, s64 demand,
+		 u32 paused, u64 pause_ns, u64 latency),
+	TP_ARGS(dev, solver, demand, paused, pause_ns, latency),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, solver)
+		__field(s64, demand)
+		__field(u32, paused)
+		__field(u64, pause_ns)
+		__field(u64, latency)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->solver = solver;
+		__entry->demand = demand;
+		__entry->paused = paused;
+		__entry->pause_ns = pause_ns;
+		__entry->latency = latency;
+	),
+	TP_printk("dev=%s solver=%s demand=%lld paused=%u pause_ns=%llu latency=%llu",
+		  __entry->dev, __entry->solver ? "user" : "kernel",
+		  __entry->demand, __entry->paused, __entry->pause_ns,
+		  __entry->latency)
+);
+
+/*
+ * A scheme asked ingress port @dev to pause its upstream's class @prio for
+ * @ns more (timed pause); by the switch's account it resumes at @until.
+ */
+TRACE_EVENT(pause_request,
+	TP_PROTO(const struct net_device *dev, u8 prio, u64 ns, u64 until),
+	TP_ARGS(dev, prio, ns, until),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, prio)
+		__field(u64, ns)
+		__field(u64, until)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->prio = prio;
+		__entry->ns = ns;
+		__entry->until = until;
+	),
+	TP_printk("dev=%s prio=%u ns=%llu until=%llu", __entry->dev,
+		  __entry->prio, __entry->ns, __entry->until)
+);
+
 #define FCQ_DROP_REASONS				\
 	EM(FCQ_DROP_LIMIT, "limit")			\
 	EM(FCQ_DROP_LOSSY, "lossy")			\

@@ -92,7 +92,6 @@ static const struct fcq_scheme_ops pfc_ops = {
 	.queue = pfc_queue,
 	.pick = pfc_pick,
 	.flush = pfc_flush,
-	.sends_pfc = true,
 };
 
 static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
@@ -148,6 +147,7 @@ static int pfc_init(struct Qdisc *sch, struct nlattr *opt,
 	err = fcq_port_init(sch, &pfc_ops, extack);
 	if (err)
 		return err;
+	q->port.sends_pfc = true;
 	err = pfc_change(sch, opt, extack);
 	if (err)
 		return err;
