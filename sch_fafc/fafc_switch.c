@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_fafc/fafc_switch.c - FAFC's state of one switch (one fcq switch:
+ * the fafc ports of a network namespace with the same switch id).
+ *
+ * It holds the per (ingress, egress) statistics and per ingress time slots
+ * of core/fafc.c under one spinlock, taken inside a port's root lock and
+ * never the other way round, and runs:
+ *
+ *  - on every packet of the FAFC class, the books of Alg. 1 / Alg. 4, and
+ *    at its departure CheckCong: ECN mark, or a trigger;
+ *  - on a trigger, the pause LP of Alg. 2, solved here (the exact greedy
+ *    of core/fafc.c) or by fafcd over generic netlink (`solver user`: one
+ *    request outstanding per egress, an answer accepted within T_hop);
+ *  - ApplyPauses: each paused ingress port is asked for a timed pause
+ *    (fcq_port_pause_request(), sent by that port's own dequeue) and the
+ *    pause is booked in its time slot;
+ *  - UpdateRate every T_hop and TimeSlotExpire per ingress, on soft
+ *    hrtimers.
+ *
+ * The state lives while a fafc port of the switch does. fafcd finds it by
+ * (network namespace, switch id) under RCU.
+ */
+#include <linux/hrtimer.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/inet_ecn.h>
+#include <net/net_namespace.h>
+
+#include "fafc.h"
+#include "../fcq/trace.h"
+#include "../core/link.h"
+
+#define FAFC_HOP_BYTES	3125	/* the paper's hop BDP: 25 Gbit/s x 1 us */
+#define FAFC_Q16(x)	((u32)((x) * FAFC_ONE + 0.5))
+
+struct fafc_slot_timer {
+	struct hrtimer timer;
+	struct fafc_switch *fsw;
+	int i;
+};
+
+/* The request to fafcd outstanding for an egress port. */
+struct fafc_request {
+	u64 seq;
+	u64 sent;			/* ns */
+	s64 demand;			/* bytes, for the trace */
+	bool busy;
+};
+
+struct fafc_switch {
+	struct list_head node;		/* in fafc_switches: RTNL, RCU */
+	struct fcq_switch *sw;
+	possible_net_t net;
+	u32 id;
+	int users;			/* ports; RTNL + lock to change */
+
+	spinlock_t lock;		/* all below */
+	bool dying;
+	struct fafc_params par;		/* as configured */
+	struct fafc_cfg cfg;		/* in effect */
+	u64 thop;			/* ns, in effect */
+	struct fafc_sched *port[FAFC_PORTS];
+	struct fafc_port_stats pst[FAFC_PORTS];
+	struct fafc_request req[FAFC_PORTS];
+	u64 seq;
+	s64 a[FAFC_PORTS];		/* the LP being solved */
+	s64 R[FAFC_PORTS];
+	u32 x[FAFC_PORTS];
+	u64 T[FAFC_PORTS];
+	struct fafc_state *st;
+	struct hrtimer tick;		/* UpdateRate */
+	struct fafc_slot_timer slot[FAFC_PORTS];	/* TimeSlotExpire */
+};
+
+static LIST_HEAD(fafc_switches);
+
+void fafc_params_default(struct fafc_params *p)
+{
+	/* specs/fafc.md 2.13: the paper's values; T_hop and th_c scale. */
+	*p = (struct fafc_params){
+		.prio = 3,
+		.solver = FAFC_SOLVER_KERNEL,
+		.frame = FAFC_FRAME_PFC,
+		.th_p = 350000,
+		.th_e = 200000,
+		.alpha = FAFC_Q16(0.8),
+		.beta = FAFC_Q16(0.8),
+		.fdec = FAFC_Q16(0.8),
+		.dec_win = 4,
+		.horizon = 2,
+		.flags = FAFC_FL_ECN | FAFC_FL_ECNOF | FAFC_FL_PRED,
+	};
+}
+
+static void set_params(struct fafc_params *p, const struct fafc_change *c)
+{
+	const struct fafc_params *s = &c->set;
+
+#define SET(field, attr)					\
+	do {							\
+		if (c->named & FAFC_NAMED(attr))		\
+			p->field = s->field;			\
+	} while (0)
+	SET(prio, TCA_FAFC_PRIO);
+	SET(thop, TCA_FAFC_THOP);
+	SET(th_p, TCA_FAFC_TH_P);
+	SET(th_e, TCA_FAFC_TH_E);
+	SET(th_c, TCA_FAFC_TH_C);
+	SET(alpha, TCA_FAFC_ALPHA);
+	SET(beta, TCA_FAFC_BETA);
+	SET(fdec, TCA_FAFC_FDEC);
+	SET(dec_win, TCA_FAFC_DEC_WIN);
+	SET(horizon, TCA_FAFC_HORIZON);
+	SET(solver, TCA_FAFC_SOLVER);
+	SET(frame, TCA_FAFC_FRAME);
+#undef SET
+	p->flags = (p->flags & ~c->flags_sel) | (s->flags & c->flags_sel);
+}
+
+/*
+ * The values in effect (lock held). T_hop auto is the time the slowest
+ * port takes for the paper's hop BDP, which keeps every byte value of the
+ * paper valid at our rates (specs/fafc.md 5.4); th_c auto is one hop BDP
+ * [A3].
+ */
+static void derive(struct fafc_switch *fsw)
+{
+	const struct fafc_params *p = &fsw->par;
+	struct fafc_cfg *c = &fsw->cfg;
+	u64 rate = U64_MAX;
+	int i;
+
+	for (i = 0; i < FAFC_PORTS; i++) {
+		if (!fsw->port[i])
+			continue;
+		rate = min(rate, READ_ONCE(fsw->port[i]->port.cfg.rate));
+		WRITE_ONCE(fsw->port[i]->port.tp_frame, p->frame);
+	}
+	if (rate == U64_MAX)
+		return;
+	fsw->thop = p->thop ?: fcq_tx_ns(FAFC_HOP_BYTES, rate);
+	c->alpha = p->alpha;
+	c->beta = p->beta;
+	c->fdec = p->fdec;
+	c->dec_win = p->dec_win;
+	c->horizon = p->horizon;
+	c->th_p = p->th_p;
+	c->th_e = p->th_e;
+	c->th_c = p->th_c ?: (s64)fcq_bytes_in(fsw->thop, rate);
+	c->flags = p->flags;
+}
+
+static enum hrtimer_restart tick(struct hrtimer *timer)
+{
+	struct fafc_switch *fsw = container_of(timer, struct fafc_switch, tick);
+	bool idle;
+	u64 thop;
+
+	spin_lock(&fsw->lock);
+	thop = fsw->thop;
+	fafc_update_rate(fsw->st, &fsw->cfg, ktime_get_ns(), thop);
+	/* A lone port (a host NIC) forwards nothing: nothing to predict. */
+	idle = fsw->dying || fsw->users < 2;
+	spin_unlock(&fsw->lock);
+	if (idle)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(thop));
+	return HRTIMER_RESTART;
+}
+
+static enum hrtimer_restart slot_expire(struct hrtimer *timer)
+{
+	struct fafc_slot_timer *t = container_of(timer, struct fafc_slot_timer,
+						 timer);
+	struct fafc_switch *fsw = t->fsw;
+	bool more;
+	u64 end;
+
+	spin_lock(&fsw->lock);
+	more = !fsw->dying && fafc_slot_expire(fsw->st, t->i, fsw->thop);
+	end = fsw->st->in[t->i].slot_end;
+	spin_unlock(&fsw->lock);
+	if (!more)
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(timer, ns_to_ktime(end));
+	return HRTIMER_RESTART;
+}
+
+static struct fafc_switch *fafc_switch_create(struct fcq_port *port)
+{
+	struct fafc_switch *fsw;
+	int i;
+
+	fsw = kzalloc(sizeof(*fsw), GFP_KERNEL);
+	if (!fsw)
+		return NULL;
+	fsw->st = kvzalloc(sizeof(*fsw->st), GFP_KERNEL);
+	if (!fsw->st) {
+		kfree(fsw);
+		return NULL;
+	}
+	fsw->sw = port->sw;
+	write_pnet(&fsw->net, dev_net(port->dev));
+	fsw->id = port->cfg.switch_id;
+	spin_lock_init(&fsw->lock);
+	fafc_params_default(&fsw->par);
+	hrtimer_init(&fsw->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	fsw->tick.function = tick;
+	for (i = 0; i < FAFC_PORTS; i++) {
+		hrtimer_init(&fsw->slot[i].timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS_SOFT);
+		fsw->slot[i].timer.function = slot_expire;
+		fsw->slot[i].fsw = fsw;
+		fsw->slot[i].i = i;
+	}
+	list_add_tail_rcu(&fsw->node, &fafc_switches);
+	return fsw;
+}
+
+int fafc_switch_join(struct fafc_sched *q, const struct fafc_change *c,
+		     struct netlink_ext_ack *extack)
+{
+	struct fcq_port *port = &q->port;
+	int i = port->index;
+	struct fafc_switch *fsw;
+	bool found = false, start;
+
+	ASSERT_RTNL();
+	list_for_each_entry(fsw, &fafc_switches, node) {
+		if (fsw->sw == port->sw) {
+			found = true;
+			break;
+		}
+	}
+	if (!found) {
+		fsw = fafc_switch_create(port);
+		if (!fsw) {
+			NL_SET_ERR_MSG_MOD(extack, "no memory for the FAFC switch state");
+			return -ENOMEM;
+		}
+	}
+	/* The slot's previous port may have left a time slot running. */
+	hrtimer_cancel(&fsw->slot[i].timer);
+
+	spin_lock_bh(&fsw->lock);
+	fafc_ingress_reset(fsw->st, i);
+	fafc_egress_reset(fsw->st, i);
+	memset(&fsw->pst[i], 0, sizeof(fsw->pst[i]));
+	fsw->req[i].busy = false;
+	fsw->port[i] = q;
+	fsw->st->n = max(fsw->st->n, i + 1);
+	set_params(&fsw->par, c);
+	derive(fsw);
+	start = ++fsw->users == 2;
+	spin_unlock_bh(&fsw->lock);
+
+	if (start)
+		hrtimer_start(&fsw->tick, ns_to_ktime(ktime_get_ns() + fsw->thop),
+			      HRTIMER_MODE_ABS_SOFT);
+	WRITE_ONCE(q->fsw, fsw);
+	return 0;
+}
+
+void fafc_switch_leave(struct fafc_sched *q)
+{
+	struct fafc_switch *fsw = q->fsw;
+	int i = q->port.index, k, n = 0;
+
+	ASSERT_RTNL();
+	if (!fsw)
+		return;
+	spin_lock_bh(&fsw->lock);
+	fsw->port[i] = NULL;
+	/* Its queue goes with it; what it brought in may wait elsewhere. */
+	fafc_egress_reset(fsw->st, i);
+	fsw->req[i].busy = false;
+	for (k = 0; k < FAFC_PORTS; k++)
+		if (fsw->port[k])
+			n = k + 1;
+	fsw->st->n = n;
+	fsw->dying = !--fsw->users;
+	derive(fsw);
+	spin_unlock_bh(&fsw->lock);
+	WRITE_ONCE(q->fsw, NULL);
+	if (!fsw->dying)
+		return;
+
+	list_del_rcu(&fsw->node);
+	hrtimer_cancel(&fsw->tick);
+	for (k = 0; k < FAFC_PORTS; k++)
+		hrtimer_cancel(&fsw->slot[k].timer);
+	synchronize_rcu();	/* fafc_genl_pause() may hold it */
+	kvfree(fsw->st);
+	kfree(fsw);
+}
+
+void fafc_switch_configure(struct fafc_sched *q, const struct fafc_change *c)
+{
+	struct fafc_switch *fsw = q->fsw;
+
+	spin_lock_bh(&fsw->lock);
+	set_params(&fsw->par, c);
+	derive(fsw);
+	spin_unlock_bh(&fsw->lock);
+}
+
+void fafc_switch_params(struct fafc_sched *q, struct fafc_params *p)
+{
+	struct fafc_switch *fsw = q->fsw;
+
+	if (!fsw) {
+		fafc_params_default(p);
+		return;
+	}
+	spin_lock_bh(&fsw->lock);
+	*p = fsw->par;
+	spin_unlock_bh(&fsw->lock);
+}
+
+u8 fafc_switch_prio(struct fafc_sched *q)
+{
+	struct fafc_switch *fsw = READ_ONCE(q->fsw);
+
+	return fsw ? READ_ONCE(fsw->par.prio) : 3;
+}
+
+/*
+ * ApplyPauses (Alg. 2 l.15-29): ask each ingress i for a pause of T[i] ns
+ * and book it in i's time slot. Returns how many were paused, and their
+ * total in *total. Lock held.
+ */
+static u32 apply(struct fafc_switch *fsw, const u64 *T, u64 now, u64 *total)
+{
+	u8 prio = fsw->par.prio;
+	u32 paused = 0;
+	int i;
+
+	*total = 0;
+	for (i = 0; i < fsw->st->n; i++) {
+		struct fafc_sched *in = fsw->port[i];
+		u64 t = min(T[i], fsw->thop);	/* eq. (11) */
+
+		if (!t || !in)
+			continue;
+		fcq_port_pause_request(&in->port, prio, t, now);
+		if (fafc_paused(fsw->st, i, t, now, fsw->thop))
+			hrtimer_start(&fsw->slot[i].timer,
+				      ns_to_ktime(fsw->st->in[i].slot_end),
+				      HRTIMER_MODE_ABS_SOFT);
+		fsw->pst[i].pauses++;
+		fsw->pst[i].pause_ns += t;
+		fcq_port_kick(&in->port);
+		paused++;
+		*total += t;
+	}
+	return paused;
+}
+
+static void solved(struct fafc_switch *fsw, int e, u8 solver, s64 D,
+		   u32 paused, u64 total, u64 latency)
+{
+	struct fafc_port_stats *ps = &fsw->pst[e];
+
+	ps->lp_solves++;
+	ps->solve_ns += latency;
+	ps->solve_ns_max = max(ps->solve_ns_max, latency);
+	trace_fafc_solve(fsw->port[e]->port.dev, solver, D, paused, total,
+			 latency);
+}
+
+/* Put the LP of egress @e in a message; ports that cannot help are left out. */
+static int lp_message(struct fafc_switch *fsw, struct sk_buff *msg, int e,
+		      s64 D, u64 seq, u64 sent)
+{
+	struct nlattr *nest;
+	int i;
+
+	if (nla_put_u32(msg, FCQ_A_SWITCH, fsw->id) ||
+	    nla_put_u32(msg, FCQ_A_IFINDEX, fsw->port[e]->port.dev->ifindex) ||
+	    nla_put_u16(msg, FCQ_A_FAFC_EGRESS, e) ||
+	    nla_put_u64_64bit(msg, FCQ_A_FAFC_SEQ, seq, FCQ_A_PAD) ||
+	    nla_put_u64_64bit(msg, FCQ_A_TIME, sent, FCQ_A_PAD) ||
+	    nla_put_u64_64bit(msg, FCQ_A_FAFC_THOP, fsw->thop, FCQ_A_PAD) ||
+	    nla_put_s64(msg, FCQ_A_FAFC_DEMAND, D, FCQ_A_PAD))
+		return -EMSGSIZE;
+	for (i = 0; i < fsw->st->n; i++) {
+		if (fsw->a[i] <= 0)
+			continue;
+		nest = nla_nest_start(msg, FCQ_A_FAFC_PORT);
+		if (!nest ||
+		    nla_put_u16(msg, FCQ_A_FAFC_PORT_IDX, i) ||
+		    nla_put_u32(msg, FCQ_A_FAFC_PORT_IFINDEX,
+				fsw->port[i]->port.dev->ifindex) ||
+		    nla_put_u64_64bit(msg, FCQ_A_FAFC_PORT_A, fsw->a[i],
+				      FCQ_A_FAFC_PORT_PAD) ||
+		    nla_put_u64_64bit(msg, FCQ_A_FAFC_PORT_R, fsw->R[i],
+				      FCQ_A_FAFC_PORT_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+/* solver user: send the LP to fafcd; its answer is fafc_genl_pause(). */
+static void request(struct fafc_switch *fsw, int e, s64 D)
+{
+	struct net *net = read_pnet(&fsw->net);
+	struct fafc_port_stats *ps = &fsw->pst[e];
+	struct fafc_request *rq = &fsw->req[e];
+	struct sk_buff *msg;
+	u64 seq, sent;
+	void *hdr;
+
+	if (!genl_has_listeners(&fcq_genl_family, net, FCQ_GENL_FAFC))
+		goto lost;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!msg)
+		goto lost;
+	hdr = genlmsg_put(msg, 0, 0, &fcq_genl_family, 0, FCQ_CMD_FAFC_LP);
+	seq = ++fsw->seq;
+	sent = ktime_get_ns();
+	if (!hdr || lp_message(fsw, msg, e, D, seq, sent)) {
+		nlmsg_free(msg);
+		goto lost;
+	}
+	genlmsg_end(msg, hdr);
+	if (genlmsg_multicast_netns(&fcq_genl_family, net, msg, 0,
+				    FCQ_GENL_FAFC, GFP_ATOMIC))
+		goto lost;
+	*rq = (struct fafc_request){
+		.seq = seq, .sent = sent, .demand = D, .busy = true,
+	};
+	ps->user_sent++;
+	return;
+
+lost:
+	/* Never waited on: the PFC safety net guards the buffer. */
+	ps->user_lost++;
+}
+
+/* calculateAndSendPause(e) (Alg. 2). Lock held. */
+static void trigger(struct fafc_switch *fsw, int e, u64 now)
+{
+	struct fafc_port_stats *ps = &fsw->pst[e];
+	struct fafc_request *rq = &fsw->req[e];
+	u64 t0 = ktime_get_ns(), total;
+	s64 D, sum = 0;
+	u32 paused;
+	int i;
+
+	ps->triggers++;
+	/* One request outstanding per egress, until answered or T_hop [A19]. */
+	if (fsw->par.solver == FAFC_SOLVER_USER && rq->busy &&
+	    t0 - rq->sent < fsw->thop) {
+		ps->user_busy++;
+		return;
+	}
+	D = fafc_lp_build(fsw->st, &fsw->cfg, e, now, fsw->thop, fsw->a,
+			  fsw->R);
+	if (D <= 0) {
+		ps->lp_idle++;
+		return;
+	}
+	for (i = 0; i < fsw->st->n; i++) {
+		if (!fsw->port[i])	/* a slot whose port left */
+			fsw->a[i] = fsw->R[i] = 0;
+		sum += fsw->a[i];
+	}
+	if (sum < D)
+		ps->lp_infeasible++;	/* [A15] */
+
+	if (fsw->par.solver == FAFC_SOLVER_USER) {
+		request(fsw, e, D);
+		return;
+	}
+	fafc_lp_solve(fsw->st->n, fsw->a, fsw->R, D,
+		      fsw->cfg.flags & FAFC_F_TIE_VERTEX, fsw->x);
+	for (i = 0; i < fsw->st->n; i++)
+		fsw->T[i] = mul_u64_u32_shr(fsw->thop, fsw->x[i], 30);
+	paused = apply(fsw, fsw->T, now, &total);
+	solved(fsw, e, FAFC_SOLVER_KERNEL, D, paused, total,
+	       ktime_get_ns() - t0);
+}
+
+bool fafc_switch_enqueue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
+{
+	struct fafc_switch *fsw = q->fsw;
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	bool counted;
+
+	if (!fsw || cb->ingress < 0)
+		return false;	/* local traffic */
+	spin_lock(&fsw->lock);
+	counted = cb->prio == fsw->par.prio && fsw->port[cb->ingress];
+	if (counted)
+		fafc_enqueue(fsw->st, &fsw->cfg, cb->ingress, q->port.index,
+			     qdisc_pkt_len(skb),
+			     fcq_port_paused(&q->port, cb->prio, now));
+	spin_unlock(&fsw->lock);
+	return counted;
+}
+
+void fafc_switch_dequeue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
+{
+	struct fafc_switch *fsw = q->fsw;
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	int e = q->port.index;
+	unsigned int res;
+
+	spin_lock(&fsw->lock);
+	res = fafc_dequeue(fsw->st, &fsw->cfg, cb->ingress, e,
+			   qdisc_pkt_len(skb));
+	if (res & FAFC_TRIGGER)
+		trigger(fsw, e, now);
+	spin_unlock(&fsw->lock);
+	if ((res & FAFC_MARK) && INET_ECN_set_ce(skb))
+		q->port.st.ecn_marked++;
+}
+
+void fafc_switch_release(struct fafc_sched *q, struct sk_buff *skb)
+{
+	struct fafc_switch *fsw = q->fsw;
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+
+	spin_lock_bh(&fsw->lock);
+	fafc_drop(fsw->st, cb->ingress, q->port.index, qdisc_pkt_len(skb));
+	spin_unlock_bh(&fsw->lock);
+}
+
+void fafc_switch_view(struct fafc_sched *q, struct fafc_port_view *v)
+{
+	struct fafc_switch *fsw = q->fsw;
+	int e = q->port.index;
+
+	memset(v, 0, sizeof(*v));
+	if (!fsw)
+		return;
+	spin_lock_bh(&fsw->lock);
+	v->st = fsw->pst[e];
+	v->thop = fsw->thop;
+	v->th_c = fsw->cfg.th_c;
+	v->qpred = fafc_predict(fsw->st, &fsw->cfg, e);
+	v->queue = fsw->st->eg[e].qr;
+	v->ecnof = fsw->st->eg[e].ecnof;
+	spin_unlock_bh(&fsw->lock);
+}
+
+/* The pauses of an answer, by slot; -EINVAL (with a message) if malformed. */
+static int answer_pauses(struct genl_info *info, u64 *T)
+{
+	struct nlattr *tb[FCQ_A_FAFC_PORT_MAX + 1], *a;
+	int rem, err;
+
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != FCQ_A_FAFC_PORT)
+			continue;
+		err = nla_parse_nested(tb, FCQ_A_FAFC_PORT_MAX, a,
+				       fcq_fafc_port_policy, info->extack);
+		if (err)
+			return err;
+		if (!tb[FCQ_A_FAFC_PORT_IDX] || !tb[FCQ_A_FAFC_PORT_T_NS]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "each port needs an index and a pause");
+			return -EINVAL;
+		}
+		T[nla_get_u16(tb[FCQ_A_FAFC_PORT_IDX])] =
+			nla_get_u64(tb[FCQ_A_FAFC_PORT_T_NS]);
+	}
+	return 0;
+}
+
+static struct fafc_switch *lookup_rcu(struct net *net, u32 id)
+{
+	struct fafc_switch *fsw;
+
+	list_for_each_entry_rcu(fsw, &fafc_switches, node)
+		if (fsw->id == id && net_eq(read_pnet(&fsw->net), net))
+			return fsw;
+	return NULL;
+}
+
+/*
+ * FCQ_CMD_FAFC_PAUSE: fafcd's answer to a request. Applied if it answers
+ * the request outstanding for that egress within T_hop; otherwise counted
+ * and discarded. The reply says which, and the latency.
+ */
+int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 T[FAFC_PORTS] = { 0 }, now, seq, latency = 0, total;
+	enum fcq_fafc_status status = FCQ_FAFC_STALE;
+	struct fafc_switch *fsw;
+	struct fafc_request *rq;
+	struct sk_buff *msg;
+	int e, err;
+	u32 paused;
+	void *hdr;
+
+	if (!info->attrs[FCQ_A_SWITCH] || !info->attrs[FCQ_A_FAFC_EGRESS] ||
+	    !info->attrs[FCQ_A_FAFC_SEQ]) {
+		GENL_SET_ERR_MSG(info, "needs a switch, an egress and a seq");
+		return -EINVAL;
+	}
+	err = answer_pauses(info, T);
+	if (err)
+		return err;
+	e = nla_get_u16(info->attrs[FCQ_A_FAFC_EGRESS]);
+	seq = nla_get_u64(info->attrs[FCQ_A_FAFC_SEQ]);
+	now = ktime_get_ns();
+
+	rcu_read_lock();
+	fsw = lookup_rcu(genl_info_net(info),
+			 nla_get_u32(info->attrs[FCQ_A_SWITCH]));
+	if (!fsw) {
+		rcu_read_unlock();
+		GENL_SET_ERR_MSG(info, "no fafc switch with that id here");
+		return -ENOENT;
+	}
+	spin_lock_bh(&fsw->lock);
+	rq = &fsw->req[e];
+	if (fsw->dying || !fsw->port[e]) {
+		err = -ENOENT;
+	} else if (!rq->busy || rq->seq != seq) {
+		status = FCQ_FAFC_STALE;
+		fsw->pst[e].user_late++;
+	} else {
+		latency = now - rq->sent;
+		rq->busy = false;
+		if (latency > fsw->thop) {
+			status = FCQ_FAFC_LATE;
+			fsw->pst[e].user_late++;
+		} else {
+			status = FCQ_FAFC_APPLIED;
+			paused = apply(fsw, T, now, &total);
+			solved(fsw, e, FAFC_SOLVER_USER, rq->demand, paused,
+			       total, latency);
+		}
+	}
+	spin_unlock_bh(&fsw->lock);
+	rcu_read_unlock();
+	if (err) {
+		GENL_SET_ERR_MSG(info, "no fafc port at that egress");
+		return err;
+	}
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &fcq_genl_family, 0,
+				FCQ_CMD_FAFC_PAUSE);
+	if (!hdr || nla_put_u8(msg, FCQ_A_FAFC_STATUS, status) ||
+	    (latency && nla_put_u64_64bit(msg, FCQ_A_FAFC_LATENCY, latency,
+					  FCQ_A_PAD))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_fafc.c - FAFC: Fast and Accurate Flow Control (Lu, Chen, Zhang, Lu),
+ * for a Linux switch port or host NIC.
+ *
+ * Principles
+ * ----------
+ * PFC pauses a whole ingress port when its ingress queue is long, and so
+ * stops uncongested "victim" flows that share the port with incast
+ * traffic. FAFC triggers from the egress queue instead, on a Holt
+ * prediction of it one hop round trip ahead, and gives each ingress port
+ * its own pause time from a linear program that removes the egress queue's
+ * growth at the least cost to traffic bound elsewhere (fafc_switch.c,
+ * core/fafc.c). Pauses are re-sent while congestion lasts and need no
+ * resume; the switch books them in per-port time slots so that it does not
+ * over-react. A PFC safety net on the ingress queues (fcq/switch.c) guards
+ * the buffer when the prediction is wrong.
+ *
+ * This file is the qdisc: options, dumps, and the queues of a port. The
+ * class FAFC controls is queued per ingress port and served by DRR (the
+ * paper's port-based WFQ, which its LP assumes), locally sent packets per
+ * flow (hashed into FAFC_LOCAL queues, as an RDMA NIC serves its queue
+ * pairs round robin); the other classes have a FIFO each; ETS shares the
+ * link among the classes. A host NIC is the
+ * same qdisc: it honours the pauses, and with `cwr` answers the first
+ * packet after one NET_XMIT_CN, which makes TCP reduce its window: the
+ * endpoint reaction of Alg. 3.
+ */
+#include <linux/module.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+
+#include "../fcq/compat.h"
+#include "fafc.h"
+
+#define FAFC_QUANTUM_MIN	64
+#define FAFC_QUANTUM_MAX	(1 << 20)
+#define FAFC_BYTES_MAX		(1U << 31)
+#define FAFC_THOP_MIN		NSEC_PER_USEC
+#define FAFC_THOP_MAX		(100 * NSEC_PER_MSEC)
+
+static const struct nla_policy fafc_policy[TCA_FAFC_MAX + 1] = {
+	FCQ_PORT_POLICY,
+	[TCA_FAFC_QUANTUM] = { .type = NLA_U32 },
+	[TCA_FAFC_FALLBACK] = { .type = NLA_U8 },
+	[TCA_FAFC_CWR] = { .type = NLA_U8 },
+	[TCA_FAFC_PRIO] = { .type = NLA_U8 },
+	[TCA_FAFC_THOP] = { .type = NLA_U32 },
+	[TCA_FAFC_TH_P] = { .type = NLA_U32 },
+	[TCA_FAFC_TH_E] = { .type = NLA_U32 },
+	[TCA_FAFC_TH_C] = { .type = NLA_U32 },
+	[TCA_FAFC_ALPHA] = { .type = NLA_U32 },
+	[TCA_FAFC_BETA] = { .type = NLA_U32 },
+	[TCA_FAFC_FDEC] = { .type = NLA_U32 },
+	[TCA_FAFC_DEC_WIN] = { .type = NLA_U32 },
+	[TCA_FAFC_HORIZON] = { .type = NLA_U32 },
+	[TCA_FAFC_SOLVER] = { .type = NLA_U8 },
+	[TCA_FAFC_FRAME] = { .type = NLA_U8 },
+	[TCA_FAFC_FLAGS] = NLA_POLICY_EXACT_LEN(sizeof(struct nla_bitfield32)),
+};
+
+static struct fafc_sched *fafc_of(struct fcq_port *port)
+{
+	return container_of(port, struct fafc_sched, port);
+}
+
+/* ---- queues ---------------------------------------------------------- */
+
+static void fafc_queue(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct fafc_sched *q = fafc_of(port);
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	struct fafc_flow *f;
+
+	if (cb->prio != fafc_switch_prio(q)) {
+		__skb_queue_tail(&q->fifo[cb->prio], skb);
+		return;
+	}
+	if (fafc_switch_enqueue(q, skb, cb->time))
+		cb->scheme |= FAFC_COUNTED;
+	if (cb->ingress >= 0)
+		f = &q->flow[cb->ingress];
+	else
+		f = &q->flow[FAFC_PORTS +
+			     reciprocal_scale(skb_get_hash(skb), FAFC_LOCAL)];
+	if (skb_queue_empty(&f->q)) {
+		list_add_tail(&f->node, &q->active);
+		f->deficit = 0;
+	}
+	__skb_queue_tail(&f->q, skb);
+}
+
+/* The ingress flow DRR serves next (rotating as DRR does), or NULL. */
+static struct fafc_flow *drr_next(struct fafc_sched *q)
+{
+	struct fafc_flow *f;
+
+	/* Terminates: each turn adds a quantum to the head's deficit. */
+	while ((f = list_first_entry_or_null(&q->active, struct fafc_flow,
+					     node))) {
+		if (f->deficit >= (s32)qdisc_pkt_len(skb_peek(&f->q)))
+			return f;
+		f->deficit += q->quantum;
+		list_move_tail(&f->node, &q->active);
+	}
+	return NULL;
+}
+
+static struct sk_buff *flow_dequeue(struct fafc_sched *q, struct fafc_flow *f)
+{
+	struct sk_buff *skb = __skb_dequeue(&f->q);
+
+	f->deficit -= qdisc_pkt_len(skb);
+	if (skb_queue_empty(&f->q))
+		list_del_init(&f->node);
+	return skb;
+}
+
+static struct sk_buff *fafc_pick(struct fcq_port *port, u64 now, u64 *retry)
+{
+	struct fafc_sched *q = fafc_of(port);
+	u32 len[FCQ_NUM_PRIO] = { 0 };
+	struct fafc_flow *f = drr_next(q);
+	struct sk_buff *skb;
+	int p, fp = -1;
+	u8 ready = 0;
+
+	if (f) {
+		skb = skb_peek(&f->q);
+		p = fcq_cb(skb)->prio;
+		if (fcq_port_paused(port, p, now)) {
+			*retry = min(*retry, READ_ONCE(port->pause[p].until));
+		} else {
+			fp = p;
+			ready |= BIT(p);
+			len[p] = qdisc_pkt_len(skb);
+		}
+	}
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		skb = skb_peek(&q->fifo[p]);
+		if (!skb || (ready & BIT(p)))
+			continue;
+		if (fcq_port_paused(port, p, now)) {
+			*retry = min(*retry, READ_ONCE(port->pause[p].until));
+			continue;
+		}
+		ready |= BIT(p);
+		len[p] = qdisc_pkt_len(skb);
+	}
+	p = fcq_ets_pick(&q->ets, ready, len);
+	if (p < 0)
+		return NULL;
+	if (p != fp)
+		return __skb_dequeue(&q->fifo[p]);
+
+	skb = flow_dequeue(q, f);
+	if (fcq_cb(skb)->scheme & FAFC_COUNTED && q->fsw)
+		fafc_switch_dequeue(q, skb, now);
+	return skb;
+}
+
+static struct sk_buff *fafc_flush(struct fcq_port *port)
+{
+	struct fafc_sched *q = fafc_of(port);
+	struct fafc_flow *f;
+	struct sk_buff *skb;
+	int p;
+
+	f = list_first_entry_or_null(&q->active, struct fafc_flow, node);
+	if (f) {
+		skb = flow_dequeue(q, f);
+		if (fcq_cb(skb)->scheme & FAFC_COUNTED && q->fsw)
+			fafc_switch_release(q, skb);
+		return skb;
+	}
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (!skb_queue_empty(&q->fifo[p]))
+			return __skb_dequeue(&q->fifo[p]);
+	return NULL;
+}
+
+/* ---- statistics ------------------------------------------------------ */
+
+static int put_counters(struct sk_buff *skb, const struct fafc_port_view *v,
+			u64 cwr)
+{
+	const struct {
+		int type;
+		u64 val;
+	} ctr[] = {
+		{ TCA_FAFC_STATS_TRIGGERS, v->st.triggers },
+		{ TCA_FAFC_STATS_LP_SOLVES, v->st.lp_solves },
+		{ TCA_FAFC_STATS_LP_IDLE, v->st.lp_idle },
+		{ TCA_FAFC_STATS_LP_INFEASIBLE, v->st.lp_infeasible },
+		{ TCA_FAFC_STATS_SOLVE_NS, v->st.solve_ns },
+		{ TCA_FAFC_STATS_SOLVE_NS_MAX, v->st.solve_ns_max },
+		{ TCA_FAFC_STATS_USER_SENT, v->st.user_sent },
+		{ TCA_FAFC_STATS_USER_BUSY, v->st.user_busy },
+		{ TCA_FAFC_STATS_USER_LATE, v->st.user_late },
+		{ TCA_FAFC_STATS_USER_LOST, v->st.user_lost },
+		{ TCA_FAFC_STATS_PAUSES, v->st.pauses },
+		{ TCA_FAFC_STATS_PAUSE_NS, v->st.pause_ns },
+		{ TCA_FAFC_STATS_CWR, cwr },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctr); i++)
+		if (nla_put_u64_64bit(skb, ctr[i].type, ctr[i].val,
+				      TCA_FAFC_STATS_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
+static int fafc_dump_stats(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct fafc_sched *q = fafc_of(port);
+	struct fafc_port_view v;
+
+	fafc_switch_view(q, &v);
+	if (nla_put_u32(skb, TCA_FAFC_STATS_THOP, v.thop) ||
+	    nla_put_u32(skb, TCA_FAFC_STATS_TH_C, v.th_c) ||
+	    nla_put_s64(skb, TCA_FAFC_STATS_QPRED, v.qpred, TCA_FAFC_STATS_PAD) ||
+	    nla_put_s64(skb, TCA_FAFC_STATS_QUEUE, v.queue, TCA_FAFC_STATS_PAD) ||
+	    nla_put_s64(skb, TCA_FAFC_STATS_ECNOF, v.ecnof, TCA_FAFC_STATS_PAD))
+		return -EMSGSIZE;
+	return put_counters(skb, &v, READ_ONCE(q->cwr_signals));
+}
+
+static const struct fcq_scheme_ops fafc_ops = {
+	.queue = fafc_queue,
+	.pick = fafc_pick,
+	.flush = fafc_flush,
+	.dump_stats = fafc_dump_stats,
+};
+
+/* ---- configuration --------------------------------------------------- */
+
+/* A u32 option into @dst unless it is outside [lo, hi]. */
+static bool out_of_range(const struct nlattr *attr, u32 lo, u32 hi, u32 *dst)
+{
+	u32 v;
+
+	if (!attr)
+		return false;
+	v = nla_get_u32(attr);
+	if (v < lo || v > hi)
+		return true;
+	*dst = v;
+	return false;
+}
+
+#define range_err(attr, msg) ({ NL_SET_ERR_MSG_ATTR(extack, attr, msg); -EINVAL; })
+
+/* The switch-wide options in @tb, validated, into @c. */
+static int parse_switch(struct nlattr **tb, struct fafc_change *c,
+			struct netlink_ext_ack *extack)
+{
+	struct fafc_params *s = &c->set;
+	struct nla_bitfield32 fl;
+	u32 v;
+	int a;
+
+	memset(c, 0, sizeof(*c));
+	for (a = TCA_FAFC_PRIO; a < TCA_FAFC_FLAGS; a++)
+		if (tb[a])
+			c->named |= FAFC_NAMED(a);
+	if (tb[TCA_FAFC_PRIO]) {
+		s->prio = nla_get_u8(tb[TCA_FAFC_PRIO]);
+		if (s->prio >= FCQ_NUM_PRIO)
+			return range_err(tb[TCA_FAFC_PRIO], "prio must be 0..7");
+	}
+	if (out_of_range(tb[TCA_FAFC_THOP], 0, FAFC_THOP_MAX, &s->thop) ||
+	    (s->thop && s->thop < FAFC_THOP_MIN))
+		return range_err(tb[TCA_FAFC_THOP],
+				 "thop must be 1us..100ms, or 0 (auto)");
+	if (out_of_range(tb[TCA_FAFC_TH_P], 1, FAFC_BYTES_MAX, &s->th_p))
+		return range_err(tb[TCA_FAFC_TH_P], "th_p must be 1 byte..2GiB");
+	if (out_of_range(tb[TCA_FAFC_TH_E], 0, FAFC_BYTES_MAX, &s->th_e))
+		return range_err(tb[TCA_FAFC_TH_E], "th_e must be at most 2GiB");
+	if (out_of_range(tb[TCA_FAFC_TH_C], 0, FAFC_BYTES_MAX, &s->th_c))
+		return range_err(tb[TCA_FAFC_TH_C], "th_c must be at most 2GiB");
+	if (out_of_range(tb[TCA_FAFC_ALPHA], 1, FAFC_ONE, &s->alpha))
+		return range_err(tb[TCA_FAFC_ALPHA], "holt_alpha must be in (0, 1]");
+	if (out_of_range(tb[TCA_FAFC_BETA], 1, FAFC_ONE, &s->beta))
+		return range_err(tb[TCA_FAFC_BETA], "holt_beta must be in (0, 1]");
+	if (out_of_range(tb[TCA_FAFC_FDEC], 1, FAFC_ONE, &s->fdec))
+		return range_err(tb[TCA_FAFC_FDEC], "fdec must be in (0, 1]");
+	if (out_of_range(tb[TCA_FAFC_DEC_WIN], 0, 1000, &s->dec_win))
+		return range_err(tb[TCA_FAFC_DEC_WIN],
+				 "dec_win must be 0..1000 T_hop");
+	if (out_of_range(tb[TCA_FAFC_HORIZON], 0, 100, &s->horizon))
+		return range_err(tb[TCA_FAFC_HORIZON],
+				 "horizon must be 0..100 T_hop");
+	if (tb[TCA_FAFC_SOLVER]) {
+		s->solver = nla_get_u8(tb[TCA_FAFC_SOLVER]);
+		if (s->solver > FAFC_SOLVER_USER)
+			return range_err(tb[TCA_FAFC_SOLVER],
+					 "solver must be kernel or user");
+	}
+	if (tb[TCA_FAFC_FRAME]) {
+		s->frame = nla_get_u8(tb[TCA_FAFC_FRAME]);
+		if (s->frame > FAFC_FRAME_FCQ)
+			return range_err(tb[TCA_FAFC_FRAME],
+					 "frame must be pfc or fcq");
+	}
+	if (tb[TCA_FAFC_FLAGS]) {
+		memcpy(&fl, nla_data(tb[TCA_FAFC_FLAGS]), sizeof(fl));
+		v = fl.selector | fl.value;
+		if (v & ~FAFC_FL_ALL)
+			return range_err(tb[TCA_FAFC_FLAGS],
+					 "flags has unknown bits");
+		s->flags = fl.value & fl.selector;
+		c->flags_sel = fl.selector;
+	}
+	return 0;
+}
+
+static bool bool_attr(const struct nlattr *attr, bool *dst)
+{
+	u8 v;
+
+	if (!attr)
+		return false;
+	v = nla_get_u8(attr);
+	if (v > 1)
+		return true;
+	*dst = v;
+	return false;
+}
+
+/*
+ * Validate every option, then apply the port's own; the switch-wide ones
+ * are left in @c for the switch. Nothing changes if anything is invalid.
+ */
+static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
+			     struct fafc_change *c,
+			     struct netlink_ext_ack *extack)
+{
+	struct fafc_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_FAFC_MAX + 1] = { NULL };
+	bool fallback = q->port.sends_pfc, cwr = q->cwr;
+	u32 quantum = q->quantum;
+	struct fcq_port_cfg cfg;
+	int err;
+
+	if (opt) {
+		err = nla_parse_nested(tb, TCA_FAFC_MAX, opt, fafc_policy,
+				       extack);
+		if (err < 0)
+			return err;
+	}
+	err = fcq_port_parse(&q->port, tb, &cfg, extack);
+	if (err)
+		return err;
+	if (out_of_range(tb[TCA_FAFC_QUANTUM], FAFC_QUANTUM_MIN,
+			 FAFC_QUANTUM_MAX, &quantum))
+		return range_err(tb[TCA_FAFC_QUANTUM],
+				 "quantum must be 64..1048576 bytes");
+	if (bool_attr(tb[TCA_FAFC_FALLBACK], &fallback))
+		return range_err(tb[TCA_FAFC_FALLBACK],
+				 "fallback must be on (1) or off (0)");
+	if (bool_attr(tb[TCA_FAFC_CWR], &cwr))
+		return range_err(tb[TCA_FAFC_CWR], "cwr must be on (1) or off (0)");
+	err = parse_switch(tb, c, extack);
+	if (err)
+		return err;
+
+	fcq_port_commit(&q->port, &cfg);
+	sch_tree_lock(sch);
+	q->quantum = quantum;
+	WRITE_ONCE(q->port.sends_pfc, fallback);
+	WRITE_ONCE(q->cwr, cwr);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int fafc_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
+{
+	struct fafc_sched *q = qdisc_priv(sch);
+	struct fafc_change c;
+	int err;
+
+	err = fafc_parse_commit(sch, opt, &c, extack);
+	if (err)
+		return err;
+	/* A new rate may change T_hop auto: the switch re-derives. */
+	fafc_switch_configure(q, &c);
+	fcq_port_kick(&q->port);
+	return 0;
+}
+
+static int fafc_init(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
+{
+	struct fafc_sched *q = qdisc_priv(sch);
+	u32 mtu = psched_mtu(qdisc_dev(sch));
+	struct fafc_change c;
+	int err, i;
+
+	BUILD_BUG_ON(FAFC_PORTS != FCQ_MAX_PORTS);
+	BUILD_BUG_ON(FAFC_F_ECN != FAFC_FL_ECN || FAFC_F_ECNOF != FAFC_FL_ECNOF ||
+		     FAFC_F_PRED != FAFC_FL_PRED ||
+		     FAFC_F_TREND_HOLT != FAFC_FL_TREND_HOLT ||
+		     FAFC_F_TIE_VERTEX != FAFC_FL_TIE_VERTEX);
+	for (i = 0; i < FAFC_PORTS + FAFC_LOCAL; i++) {
+		__skb_queue_head_init(&q->flow[i].q);
+		INIT_LIST_HEAD(&q->flow[i].node);
+	}
+	INIT_LIST_HEAD(&q->active);
+	for (i = 0; i < FCQ_NUM_PRIO; i++) {
+		__skb_queue_head_init(&q->fifo[i]);
+		q->ets.quantum[i] = mtu;
+	}
+	q->quantum = mtu;
+	q->cwr = true;
+	err = fcq_port_init(sch, &fafc_ops, extack);
+	if (err)
+		return err;
+	q->port.sends_pfc = true;
+	err = fafc_parse_commit(sch, opt, &c, extack);
+	if (err)
+		return err;
+	err = fcq_port_start(&q->port, extack);
+	if (err)
+		return err;
+	return fafc_switch_join(q, &c, extack);
+}
+
+static void fafc_destroy(struct Qdisc *sch)
+{
+	struct fafc_sched *q = qdisc_priv(sch);
+
+	/* First, so that no other port asks this one for a pause. */
+	fafc_switch_leave(q);
+	fcq_port_destroy(sch);
+}
+
+static int fafc_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			      struct sk_buff **to_free)
+{
+	struct fafc_sched *q = qdisc_priv(sch);
+	bool signal = false;
+	u32 seen;
+	int ret;
+
+	/* Alg. 3: a paused host slows down; TCP by one CWR per pause. */
+	if (READ_ONCE(q->cwr) && !skb->skb_iif) {
+		seen = READ_ONCE(q->port.pauses_rx);
+		signal = seen != q->cwr_seen;
+		q->cwr_seen = seen;
+	}
+	ret = fcq_port_enqueue(skb, sch, to_free);
+	if (signal && ret == NET_XMIT_SUCCESS) {
+		WRITE_ONCE(q->cwr_signals, q->cwr_signals + 1);
+		return NET_XMIT_CN;
+	}
+	return ret;
+}
+
+static int fafc_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct fafc_sched *q = qdisc_priv(sch);
+	struct nla_bitfield32 fl;
+	struct fafc_params p;
+	struct nlattr *opts;
+
+	fafc_switch_params(q, &p);
+	fl.value = p.flags;
+	fl.selector = FAFC_FL_ALL;
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (fcq_port_dump(&q->port, skb) ||
+	    nla_put_u32(skb, TCA_FAFC_QUANTUM, READ_ONCE(q->quantum)) ||
+	    nla_put_u8(skb, TCA_FAFC_FALLBACK, READ_ONCE(q->port.sends_pfc)) ||
+	    nla_put_u8(skb, TCA_FAFC_CWR, READ_ONCE(q->cwr)) ||
+	    nla_put_u8(skb, TCA_FAFC_PRIO, p.prio) ||
+	    nla_put_u32(skb, TCA_FAFC_THOP, p.thop) ||
+	    nla_put_u32(skb, TCA_FAFC_TH_P, p.th_p) ||
+	    nla_put_u32(skb, TCA_FAFC_TH_E, p.th_e) ||
+	    nla_put_u32(skb, TCA_FAFC_TH_C, p.th_c) ||
+	    nla_put_u32(skb, TCA_FAFC_ALPHA, p.alpha) ||
+	    nla_put_u32(skb, TCA_FAFC_BETA, p.beta) ||
+	    nla_put_u32(skb, TCA_FAFC_FDEC, p.fdec) ||
+	    nla_put_u32(skb, TCA_FAFC_DEC_WIN, p.dec_win) ||
+	    nla_put_u32(skb, TCA_FAFC_HORIZON, p.horizon) ||
+	    nla_put_u8(skb, TCA_FAFC_SOLVER, p.solver) ||
+	    nla_put_u8(skb, TCA_FAFC_FRAME, p.frame) ||
+	    nla_put(skb, TCA_FAFC_FLAGS, sizeof(fl), &fl))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static struct Qdisc_ops fafc_qdisc_ops __read_mostly = {
+	.id		= "fafc",
+	.priv_size	= sizeof(struct fafc_sched),
+	.enqueue	= fafc_qdisc_enqueue,
+	.dequeue	= fcq_port_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= fafc_init,
+	.reset		= fcq_port_reset,
+	.destroy	= fafc_destroy,
+	.change		= fafc_change,
+	.dump		= fafc_dump,
+	.dump_stats	= fcq_port_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init fafc_module_init(void)
+{
+	int err = register_qdisc(&fafc_qdisc_ops);
+
+	if (!err)
+		fcq_genl_set_fafc(fafc_genl_pause, THIS_MODULE);
+	return err;
+}
+
+static void __exit fafc_module_exit(void)
+{
+	fcq_genl_set_fafc(NULL, NULL);
+	unregister_qdisc(&fafc_qdisc_ops);
+}
+
+module_init(fafc_module_init);
+module_exit(fafc_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("FAFC flow control switch port / host NIC qdisc (fcq)");
+MODULE_ALIAS_NET_SCH("fafc");
