@@ -50,7 +50,7 @@ static void put_u32(struct nlmsghdr *n, int type, __u32 v)
 	addattr_l(n, MAXLEN, type, &v, sizeof(v));
 }
 
-static __u32 size_arg(const char *opt, const char *arg)
+__u32 fcq_size_arg(const char *opt, const char *arg)
 {
 	unsigned int v;
 
@@ -59,8 +59,7 @@ static __u32 size_arg(const char *opt, const char *arg)
 	return v;
 }
 
-/* A time in ns that fits the kernel's u32 attribute (checked there too). */
-static __u32 time_arg(const char *opt, const char *arg)
+__u32 fcq_time_arg(const char *opt, const char *arg)
 {
 	__s64 t;
 
@@ -69,7 +68,7 @@ static __u32 time_arg(const char *opt, const char *arg)
 	return t;
 }
 
-static __u32 uint_arg(const char *opt, const char *arg)
+__u32 fcq_uint_arg(const char *opt, const char *arg)
 {
 	__u32 v;
 
@@ -95,8 +94,7 @@ static double fraction(const char *opt, const char *arg)
 	return a;
 }
 
-/* alpha: a positive fraction (the kernel checks it is at most 64). */
-static __u32 alpha_arg(const char *opt, const char *arg)
+__u32 fcq_q16_arg(const char *opt, const char *arg)
 {
 	double a = fraction(opt, arg);
 
@@ -144,20 +142,20 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		int type;
 		__u32 (*get)(const char *opt, const char *arg);
 	} u32_opts[] = {
-		{ "delay", TCA_FCQ_DELAY, time_arg },
-		{ "overhead", TCA_FCQ_OVERHEAD, size_arg },
-		{ "switch", TCA_FCQ_SWITCH, uint_arg },
-		{ "limit", TCA_FCQ_LIMIT, uint_arg },
-		{ "pause_max", TCA_FCQ_PAUSE_MAX, time_arg },
-		{ "buffer", TCA_FCQ_BUFFER, size_arg },
-		{ "xoff", TCA_FCQ_XOFF, size_arg },
-		{ "xon", TCA_FCQ_XON, size_arg },
-		{ "alpha", TCA_FCQ_ALPHA, alpha_arg },
-		{ "resume_offset", TCA_FCQ_RESUME_OFFSET, size_arg },
-		{ "reserve", TCA_FCQ_RESERVE, size_arg },
-		{ "headroom", TCA_FCQ_HEADROOM, size_arg },
-		{ "response", TCA_FCQ_RESPONSE, time_arg },
-		{ "refresh", TCA_FCQ_REFRESH, time_arg },
+		{ "delay", TCA_FCQ_DELAY, fcq_time_arg },
+		{ "overhead", TCA_FCQ_OVERHEAD, fcq_size_arg },
+		{ "switch", TCA_FCQ_SWITCH, fcq_uint_arg },
+		{ "limit", TCA_FCQ_LIMIT, fcq_uint_arg },
+		{ "pause_max", TCA_FCQ_PAUSE_MAX, fcq_time_arg },
+		{ "buffer", TCA_FCQ_BUFFER, fcq_size_arg },
+		{ "xoff", TCA_FCQ_XOFF, fcq_size_arg },
+		{ "xon", TCA_FCQ_XON, fcq_size_arg },
+		{ "alpha", TCA_FCQ_ALPHA, fcq_q16_arg },
+		{ "resume_offset", TCA_FCQ_RESUME_OFFSET, fcq_size_arg },
+		{ "reserve", TCA_FCQ_RESERVE, fcq_size_arg },
+		{ "headroom", TCA_FCQ_HEADROOM, fcq_size_arg },
+		{ "response", TCA_FCQ_RESPONSE, fcq_time_arg },
+		{ "refresh", TCA_FCQ_REFRESH, fcq_time_arg },
 	};
 	int argc = *argcp;
 	char **argv = *argvp;
@@ -215,9 +213,9 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		if (!strcmp(*argv, "off")) {
 			put_u32(n, TCA_FCQ_ECN_KMAX, 0);
 		} else {
-			put_u32(n, TCA_FCQ_ECN_KMIN, size_arg("ecn KMIN", *argv));
+			put_u32(n, TCA_FCQ_ECN_KMIN, fcq_size_arg("ecn KMIN", *argv));
 			NEXT_ARG();
-			put_u32(n, TCA_FCQ_ECN_KMAX, size_arg("ecn KMAX", *argv));
+			put_u32(n, TCA_FCQ_ECN_KMAX, fcq_size_arg("ecn KMAX", *argv));
 			NEXT_ARG();
 			put_u32(n, TCA_FCQ_ECN_PMAX, prob_arg("ecn PMAX", *argv));
 		}
@@ -258,7 +256,7 @@ static __u32 get32(struct rtattr *a)
 	return *(__u32 *)RTA_DATA(a);
 }
 
-static void print_time(const char *key, struct rtattr *a, const char *zero)
+void fcq_print_time(const char *key, struct rtattr *a, const char *zero)
 {
 	char b[SPRINT_BSIZE];
 	__u32 t;
@@ -271,7 +269,7 @@ static void print_time(const char *key, struct rtattr *a, const char *zero)
 	print_string(PRINT_FP, NULL, "%s ", !t && zero ? zero : sprint_time64(t, b));
 }
 
-static void print_size(const char *key, struct rtattr *a, const char *zero)
+void fcq_print_size(const char *key, struct rtattr *a, const char *zero)
 {
 	char b[SPRINT_BSIZE];
 	__u32 v;
@@ -293,7 +291,7 @@ void fcq_print_port_opts(struct rtattr **tb)
 	if (tb[TCA_FCQ_RATE])
 		tc_print_rate(PRINT_ANY, "rate", "rate %s ",
 			      *(__u64 *)RTA_DATA(tb[TCA_FCQ_RATE]));
-	print_time("delay", tb[TCA_FCQ_DELAY], NULL);
+	fcq_print_time("delay", tb[TCA_FCQ_DELAY], NULL);
 	if (tb[TCA_FCQ_OVERHEAD])
 		print_uint(PRINT_ANY, "overhead", "overhead %u ",
 			   get32(tb[TCA_FCQ_OVERHEAD]));
@@ -329,22 +327,22 @@ void fcq_print_port_opts(struct rtattr **tb)
 			   get32(tb[TCA_FCQ_LIMIT]));
 	if (tb[TCA_FCQ_LOSSLESS])
 		fcq_print_prios("lossless", *(__u8 *)RTA_DATA(tb[TCA_FCQ_LOSSLESS]));
-	print_time("pause_max", tb[TCA_FCQ_PAUSE_MAX], "any");
-	print_size("buffer", tb[TCA_FCQ_BUFFER], NULL);
-	print_size("xoff", tb[TCA_FCQ_XOFF], "dynamic");
+	fcq_print_time("pause_max", tb[TCA_FCQ_PAUSE_MAX], "any");
+	fcq_print_size("buffer", tb[TCA_FCQ_BUFFER], NULL);
+	fcq_print_size("xoff", tb[TCA_FCQ_XOFF], "dynamic");
 	if (tb[TCA_FCQ_XOFF] && get32(tb[TCA_FCQ_XOFF]))
-		print_size("xon", tb[TCA_FCQ_XON], NULL);
+		fcq_print_size("xon", tb[TCA_FCQ_XON], NULL);
 	else if (tb[TCA_FCQ_ALPHA])
 		print_float(PRINT_ANY, "alpha", "alpha %g ",
 			    get32(tb[TCA_FCQ_ALPHA]) / 65536.0);
-	print_size("resume_offset", tb[TCA_FCQ_RESUME_OFFSET], NULL);
-	print_size("reserve", tb[TCA_FCQ_RESERVE], NULL);
-	print_size("headroom", tb[TCA_FCQ_HEADROOM], "auto");
-	print_time("response", tb[TCA_FCQ_RESPONSE], NULL);
+	fcq_print_size("resume_offset", tb[TCA_FCQ_RESUME_OFFSET], NULL);
+	fcq_print_size("reserve", tb[TCA_FCQ_RESERVE], NULL);
+	fcq_print_size("headroom", tb[TCA_FCQ_HEADROOM], "auto");
+	fcq_print_time("response", tb[TCA_FCQ_RESPONSE], NULL);
 	if (tb[TCA_FCQ_PAUSE_QUANTA])
 		print_uint(PRINT_ANY, "pause_quanta", "pause_quanta %u ",
 			   *(__u16 *)RTA_DATA(tb[TCA_FCQ_PAUSE_QUANTA]));
-	print_time("refresh", tb[TCA_FCQ_REFRESH], "auto");
+	fcq_print_time("refresh", tb[TCA_FCQ_REFRESH], "auto");
 	if (tb[TCA_FCQ_ECN_KMAX] && !get32(tb[TCA_FCQ_ECN_KMAX])) {
 		print_string(PRINT_ANY, "ecn", "ecn %s ", "off");
 	} else if (tb[TCA_FCQ_ECN_KMAX] && tb[TCA_FCQ_ECN_KMIN] &&
@@ -438,6 +436,7 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 		{ TCA_FCQ_STATS_CTRL_TX, "ctrl_tx" },
 		{ TCA_FCQ_STATS_CTRL_NOMEM, "ctrl_nomem" },
 		{ TCA_FCQ_STATS_RX_PAUSE, "rx_pause" },
+		{ TCA_FCQ_STATS_RX_EXT, "rx_ext" },
 		{ TCA_FCQ_STATS_RX_MALFORMED, "rx_malformed" },
 		{ TCA_FCQ_STATS_RX_BAD_OPCODE, "rx_bad_opcode" },
 		{ TCA_FCQ_STATS_RX_NOT_LOSSLESS, "rx_not_lossless" },
@@ -461,7 +460,8 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 	for (i = 0; i < sizeof(port) / sizeof(port[0]); i++) {
 		if (!tb[port[i].type])
 			continue;
-		if (i == 8)	/* drops on a line of their own */
+		/* drops on a line of their own */
+		if (port[i].type == TCA_FCQ_STATS_DROP_LOSSLESS)
 			print_nl();
 		print_string(PRINT_FP, NULL, " %s", port[i].key);
 		print_u64(PRINT_ANY, port[i].key, " %llu",
@@ -469,4 +469,14 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 	}
 	print_prio_table(xstats);
 	return 0;
+}
+
+struct rtattr *fcq_xstats_scheme(struct rtattr *xstats)
+{
+	struct rtattr *tb[TCA_FCQ_STATS_MAX + 1];
+
+	if (!xstats)
+		return NULL;
+	parse_rtattr_nested(tb, TCA_FCQ_STATS_MAX, xstats);
+	return tb[TCA_FCQ_STATS_SCHEME];
 }

@@ -39,6 +39,7 @@ struct qdisc_util {
 void incomplete_command(void) __attribute__((noreturn));
 #define NEXT_ARG() do { argv++; if (--argc <= 0) incomplete_command(); } while (0)
 bool matches(const char *prefix, const char *string);
+int get_u8(__u8 *val, const char *arg, int base);
 int get_u16(__u16 *val, const char *arg, int base);
 int get_u32(__u32 *val, const char *arg, int base);
 int get_size(unsigned int *size, const char *str);
@@ -78,6 +79,10 @@ int print_color_uint(enum output_type t, enum color_attr c, const char *key,
 		     const char *fmt, unsigned int value);
 int print_color_u64(enum output_type t, enum color_attr c, const char *key,
 		    const char *fmt, uint64_t value);
+int print_color_s64(enum output_type t, enum color_attr c, const char *key,
+		    const char *fmt, int64_t value);
+int print_color_on_off(enum output_type t, enum color_attr c, const char *key,
+		       const char *fmt, bool value);
 int print_color_float(enum output_type t, enum color_attr c, const char *key,
 		      const char *fmt, double value);
 void tc_print_rate(enum output_type t, const char *key, const char *fmt,
@@ -86,6 +91,9 @@ void tc_print_rate(enum output_type t, const char *key, const char *fmt,
 #define print_string(t, k, f, v) print_color_string(t, COLOR_NONE, k, f, v)
 #define print_uint(t, k, f, v) print_color_uint(t, COLOR_NONE, k, f, v)
 #define print_u64(t, k, f, v) print_color_u64(t, COLOR_NONE, k, f, v)
+#define print_s64(t, k, f, v) print_color_s64(t, COLOR_NONE, k, f, v)
+/* text: fmt with "on"/"off"; JSON: true/false */
+#define print_on_off(t, k, f, v) print_color_on_off(t, COLOR_NONE, k, f, v)
 #define print_float(t, k, f, v) print_color_float(t, COLOR_NONE, k, f, v)
 
 #endif /* FCQ_TC_API_H */
