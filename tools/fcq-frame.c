@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq-frame - put PFC or 802.3x PAUSE frames on a device, well-formed or
- * deliberately broken, to exercise a port's receive path.
+ * fcq-frame - put PFC, 802.3x PAUSE or fcq extension frames on a device,
+ * well-formed or deliberately broken, to exercise a port's receive path.
  *
  *   fcq-frame DEV FRAME [MUTATION...] [--wait TIME FRAME [MUTATION...]]...
  *
  *   FRAME    := pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA
- *   MUTATION := --len N (send only N bytes) | --opcode HEX | --dst MAC
+ *             | fafc PRIO:NS[:acc]  (FAFC pause of NS ns; acc: ACCUMULATE)
+ *   MUTATION := --len N (send only N bytes) | --dst MAC
  *             | --count N (send N copies)
+ *             | --opcode HEX                        (pfc, pause)
+ *             | --magic HEX | --version N | --type N (fafc)
  *   TIME     := a number with s, ms or us
  *
  * Frames in one invocation are sent --wait apart, more precisely than
  * separate invocations could. They are built by core/frames.c, the same
- * code the qdiscs use. Prints the CLOCK_MONOTONIC time (ns) at which each
- * frame was sent, one per line.
+ * code the qdiscs use, anew for each copy: extension frames are numbered
+ * 1, 2, ... across the invocation, copies included, so a capture shows
+ * losses and reordering. Prints the CLOCK_MONOTONIC time (ns) at which
+ * each frame was sent, one per line, read just before it is handed to the
+ * device; an extension frame carries the same time as its tx time.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -28,25 +34,45 @@
 
 #include "core/frames.h"
 
+/* The mutations given after a frame; -1: not given. */
+struct mutation {
+	long len;
+	long word;		/* bytes 14-15: --opcode or --magic */
+	long version;
+	long type;
+	long count;		/* copies to send, 1 if not given */
+	int set_dst;
+	u8 dst[FCQ_ETH_ALEN];
+};
+
+static u32 ext_seq;
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: fcq-frame DEV FRAME [MUTATION...] [--wait TIME FRAME [MUTATION...]]...\n"
-		"FRAME:    pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA\n"
-		"MUTATION: --len N | --opcode HEX | --dst MAC | --count N\n");
+		"FRAME:    pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA | fafc PRIO:NS[:acc]\n"
+		"MUTATION: --len N | --dst MAC | --count N\n"
+		"          pfc, pause: --opcode HEX\n"
+		"          fafc:       --magic HEX | --version N | --type N\n");
 	exit(2);
 }
 
-static long num(const char *s, long max)
+static long num_base(const char *s, int base, long max)
 {
 	char *end;
-	long v = strtol(s, &end, 0);
+	long v = strtol(s, &end, base);
 
 	if (*end || end == s || v < 0 || v > max) {
 		fprintf(stderr, "fcq-frame: bad number \"%s\"\n", s);
 		exit(2);
 	}
 	return v;
+}
+
+static long num(const char *s, long max)
+{
+	return num_base(s, 0, max);
 }
 
 static void wait_arg(const char *s)
@@ -85,65 +111,152 @@ static void pfc_arg(const char *arg, u8 *enable, u16 quanta[FCQ_NUM_PRIO])
 	free(copy);
 }
 
-/* Build the frame at argv[*i] with its mutations; send it. */
-static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
-		     int argc, char **argv, int *i)
+static void fafc_arg(const char *arg, struct fcq_ext *f)
 {
-	u16 quanta[FCQ_NUM_PRIO] = { 0 };
-	u8 frame[FCQ_ETH_ZLEN], enable = 0;
-	long count = 1;
-	size_t len;
+	char *copy = strdup(arg), *ns, *acc;
 
-	if (*i + 1 >= argc)
+	ns = strchr(copy, ':');
+	if (!ns)
 		usage();
-	if (!strcmp(argv[*i], "pfc")) {
-		pfc_arg(argv[*i + 1], &enable, quanta);
-		len = fcq_pfc_build(frame, sizeof(frame), src, enable, quanta);
-	} else if (!strcmp(argv[*i], "pause")) {
-		len = fcq_pause_build(frame, sizeof(frame), src,
-				      num(argv[*i + 1], 0xffff));
-	} else {
-		usage();
+	*ns++ = '\0';
+	acc = strchr(ns, ':');
+	if (acc) {
+		*acc++ = '\0';
+		if (strcmp(acc, "acc"))
+			usage();
+		f->flags = FCQ_EXT_F_ACCUMULATE;
 	}
-	for (*i += 2; *i + 1 < argc && strcmp(argv[*i], "--wait"); *i += 2) {
+	f->type = FCQ_EXT_FAFC_PAUSE;
+	f->prio = num(copy, 7);
+	f->pause_ns = num(ns, 0xffffffff);
+	free(copy);
+}
+
+/* A mutation of a header the frame does not have is an error. */
+static void applies(const char *opt, const char *kind, int to_ext)
+{
+	int ext = !strcmp(kind, "fafc");
+
+	if (ext == to_ext)
+		return;
+	fprintf(stderr, "fcq-frame: %s does not apply to a %s frame\n",
+		opt, kind);
+	exit(2);
+}
+
+/* Parse the mutations from argv[*i] up to the next --wait. */
+static void mutation_args(int argc, char **argv, int *i, const char *kind,
+			  struct mutation *m)
+{
+	*m = (struct mutation){ .len = -1, .word = -1, .version = -1,
+				.type = -1, .count = 1 };
+	for (; *i + 1 < argc && strcmp(argv[*i], "--wait"); *i += 2) {
 		const char *opt = argv[*i], *val = argv[*i + 1];
 
 		if (!strcmp(opt, "--len")) {
-			len = num(val, sizeof(frame));
+			m->len = num(val, FCQ_ETH_ZLEN);
 		} else if (!strcmp(opt, "--opcode")) {
-			long op = strtol(val, NULL, 16);
-
-			frame[14] = op >> 8;
-			frame[15] = op & 0xff;
+			applies(opt, kind, 0);
+			m->word = num_base(val, 16, 0xffff);
+		} else if (!strcmp(opt, "--magic")) {
+			applies(opt, kind, 1);
+			m->word = num_base(val, 16, 0xffff);
+		} else if (!strcmp(opt, "--version")) {
+			applies(opt, kind, 1);
+			m->version = num(val, 0xff);
+		} else if (!strcmp(opt, "--type")) {
+			applies(opt, kind, 1);
+			m->type = num(val, 0xff);
 		} else if (!strcmp(opt, "--dst")) {
-			unsigned int m[6];
+			unsigned int d[6];
 			int k;
 
-			if (sscanf(val, "%x:%x:%x:%x:%x:%x", &m[0], &m[1],
-				   &m[2], &m[3], &m[4], &m[5]) != 6)
+			if (sscanf(val, "%x:%x:%x:%x:%x:%x", &d[0], &d[1],
+				   &d[2], &d[3], &d[4], &d[5]) != 6)
 				usage();
 			for (k = 0; k < 6; k++)
-				frame[k] = m[k];
+				m->dst[k] = d[k];
+			m->set_dst = 1;
 		} else if (!strcmp(opt, "--count")) {
-			count = num(val, 1000000);
+			m->count = num(val, 1000000);
 		} else {
 			usage();
 		}
 	}
 	if (*i < argc && strcmp(argv[*i], "--wait"))
 		usage();	/* a mutation without its value */
+}
 
-	memcpy(sll->sll_addr, frame, FCQ_ETH_ALEN);
-	while (count--) {
-		struct timespec ts;
+/* Returns the number of bytes to send. */
+static size_t mutate(u8 *frame, size_t len, const struct mutation *m)
+{
+	if (m->word >= 0) {
+		frame[14] = m->word >> 8;
+		frame[15] = m->word & 0xff;
+	}
+	if (m->version >= 0)
+		frame[16] = m->version;
+	if (m->type >= 0)
+		frame[17] = m->type;
+	if (m->set_dst)
+		memcpy(frame, m->dst, FCQ_ETH_ALEN);
+	return m->len >= 0 ? (size_t)m->len : len;
+}
 
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Build the frame at argv[*i] with its mutations; send it. */
+static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
+		     int argc, char **argv, int *i)
+{
+	u16 quanta[FCQ_NUM_PRIO] = { 0 };
+	struct fcq_ext ext = { 0 };
+	u8 frame[FCQ_ETH_ZLEN], enable = 0;
+	const char *kind = argv[*i];
+	struct mutation m;
+
+	if (*i + 1 >= argc)
+		usage();
+	if (!strcmp(kind, "pfc"))
+		pfc_arg(argv[*i + 1], &enable, quanta);
+	else if (!strcmp(kind, "pause"))
+		quanta[0] = num(argv[*i + 1], 0xffff);
+	else if (!strcmp(kind, "fafc"))
+		fafc_arg(argv[*i + 1], &ext);
+	else
+		usage();
+	*i += 2;
+	mutation_args(argc, argv, i, kind, &m);
+
+	while (m.count--) {
+		long long sent = now_ns();
+		size_t len;
+
+		if (!strcmp(kind, "fafc")) {
+			ext.seq = ++ext_seq;
+			ext.tx_ns = sent;
+			len = fcq_ext_build(frame, sizeof(frame), src, &ext);
+		} else if (!strcmp(kind, "pfc")) {
+			len = fcq_pfc_build(frame, sizeof(frame), src, enable,
+					    quanta);
+		} else {
+			len = fcq_pause_build(frame, sizeof(frame), src,
+					      quanta[0]);
+		}
+		len = mutate(frame, len, &m);
+		memcpy(sll->sll_addr, frame, FCQ_ETH_ALEN);
 		if (sendto(fd, frame, len, 0, (struct sockaddr *)sll,
 			   sizeof(*sll)) != (ssize_t)len) {
 			perror("fcq-frame: sendto");
 			exit(1);
 		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		printf("%lld\n", ts.tv_sec * 1000000000LL + ts.tv_nsec);
+		printf("%lld\n", sent);
 	}
 }
 
