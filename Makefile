@@ -6,7 +6,8 @@
 #   make check           every test: core unit tests, both kernels' builds,
 #                        guest tests on Debian 6.1 and 6.12 (see README.md)
 #   make demo            the main job in a QEMU guest
-#   make install         modules (+ depmod), tc plugins, tools, man pages
+#   make install         modules (+ depmod), tc plugins, tools, man pages,
+#                        the Wireshark dissector of fcq frames
 #
 # Kernel modules are built out of tree in a per-kernel shadow directory,
 # build/kmod/<kernel release>/, so one checkout builds for several kernels.
@@ -38,6 +39,8 @@ DESTDIR ?=
 TC_LIBDIR ?= /usr/lib/x86_64-linux-gnu/tc
 SBINDIR ?= /usr/local/sbin
 MANDIR ?= /usr/local/share/man
+# Debian's global Lua plugin folder (`tshark -G folders`: Global Lua Plugins)
+WIRESHARK_LUADIR ?= /usr/lib/x86_64-linux-gnu/wireshark/plugins
 
 .PHONY: all modules plugins tools unit unit-bins test-modules check demo \
 	install setup clean
@@ -74,7 +77,7 @@ plugins: $(PLUGINS)
 
 # ---- tools ------------------------------------------------------------------
 TOOLS := $(B)/tools/fcq-frame $(B)/tools/fcqctl $(B)/tools/fcq-gen \
-	$(B)/tools/fcq-net $(B)/tools/fcq-report
+	$(B)/tools/fcq-net $(B)/tools/fcq-report $(B)/tools/fafcd
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
@@ -100,6 +103,12 @@ $(B)/tools/fcq-report: tools/fcq-report.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(JSON_CFLAGS) -o $@ $< $(JSON_LIBS) -lm
 
+$(B)/tools/fafcd: tools/fafcd.c tools/fafc_glpk.c tools/fafc_glpk.h \
+		core/fafc.c core/*.h include/uapi/linux/fcq.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ tools/fafcd.c tools/fafc_glpk.c \
+		core/fafc.c $(NL_LIBS) -lglpk -lm
+
 tools: $(TOOLS)
 
 # ---- core/ unit tests: userspace, ASan + UBSan, TAP on stdout -------------
@@ -109,7 +118,11 @@ UNIT_BIN := $(patsubst selftests/core/%.c,$(B)/unit/%,$(UNIT_SRC))
 
 $(B)/unit/%: selftests/core/%.c $(CORE_SRC) $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(SAN) -o $@ $< $(CORE_SRC) -lcmocka -lm
+	$(CC) $(USER_CFLAGS) $(SAN) -o $@ $< $(CORE_SRC) $(UNIT_LIBS) -lcmocka -lm
+
+# The greedy against GLPK: links fafcd's GLPK solver.
+$(B)/unit/test_fafc_glpk: tools/fafc_glpk.c tools/fafc_glpk.h
+$(B)/unit/test_fafc_glpk: UNIT_LIBS := tools/fafc_glpk.c -lglpk
 
 unit-bins: $(UNIT_BIN)
 
@@ -127,10 +140,11 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_DIR=updates/fcq modules_install
 	depmod -a $(KREL)
 	install -d $(DESTDIR)$(TC_LIBDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(MANDIR)/man8
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(WIRESHARK_LUADIR)
 	install -m 0644 $(PLUGINS) $(DESTDIR)$(TC_LIBDIR)/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(SBINDIR)/
 	install -m 0644 Documentation/man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 tools/wireshark/fcq.lua $(DESTDIR)$(WIRESHARK_LUADIR)/
 
 clean:
 	rm -rf build
