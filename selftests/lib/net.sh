@@ -14,7 +14,7 @@
 #   qdisc_all OPTS_SW -- OPTS_HOST
 #                         put the fcq qdisc on every switch port and host NIC
 #   xstat NS DEV JQ       a field of `tc -j -s qdisc show dev DEV` in NS
-#   capture NS DEV FILE   start dumpcap for MAC Control frames; returns
+#   capture NS DEV FILE   start dumpcap for MAC Control and fcq frames; returns
 #                         once it captures; capture_stop ends it
 #   serve HOST [ARGS]     an fcq-gen sink on HOST
 #   cleanup               end what was started here, delete every namespace
@@ -156,11 +156,13 @@ total_drops() {
 capture() {
 	local log
 	log=$(mktemp)
-	nsx "$1" dumpcap -i "$2" -f "ether proto 0x8808" -w "$3" 2>"$log" &
+	nsx "$1" dumpcap -i "$2" -f "ether proto 0x8808 or ether proto 0x88b5" \
+		-w "$3" 2>"$log" &
 	NET_CAP=$!
-	# dumpcap ignores a signal that arrives before it captures.
+	# dumpcap ignores a signal that arrives before it captures, and
+	# "File:" comes once it has opened the device ("Capturing on" before).
 	for _ in $(seq 100); do
-		grep -q "^Capturing on" "$log" && break
+		grep -q "^File:" "$log" && break
 		sleep 0.1
 	done
 	rm -f "$log"
