@@ -53,7 +53,8 @@ run() {
 	star bridge $SENDERS r v
 	qdisc_all "$@" || return 1
 	if [ -n "$fafcd" ]; then
-		nsx sw fafcd -f -S "$dir/fafcd.json" -l "$dir/fafcd.log" &
+		# The switch CPU serves its control plane first.
+		nsx sw nice -n -20 fafcd -f -S "$dir/fafcd.json" -l "$dir/fafcd.log" &
 		NET_PIDS+=($!)
 		FAFCD=$!
 	fi
