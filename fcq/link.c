@@ -177,7 +177,14 @@ static void pause_tx(struct fcq_port *port, u64 now)
 		native = timed & ~want;
 		timed = 0;
 	}
-	/* Classes in XOFF need no timed pause on top. */
+	/*
+	 * Classes in XOFF need no timed pause on top, and a timed pause that
+	 * already ran out before its frame could go needs no frame: it would
+	 * read as a resume.
+	 */
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if ((timed & BIT(p)) && READ_ONCE(port->tp_until[p]) <= now)
+			timed &= ~BIT(p);
 	enable = change | (timed & ~want) | (now >= port->refresh_at ? want : 0);
 	if (enable) {
 		skb = ctrl_alloc(port, htons(ETH_P_PAUSE),
