@@ -43,6 +43,10 @@ trap cleanup EXIT
 nsx() {
 	local ns=$1
 	shift
+	# In a subshell (`nsx ... &`, a pipeline, $(...)) nothing follows:
+	# become the program, so that $! is its PID and cleanup's kill (or a
+	# test's signal) reaches it rather than an idle bash around it.
+	[ "$BASHPID" = "$$" ] || exec ip netns exec "$ns" "$@"
 	ip netns exec "$ns" "$@"
 }
 
