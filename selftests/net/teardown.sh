@@ -1,20 +1,31 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# pfc_teardown.sh: qdiscs deleted and re-added, and a whole switch namespace
-# deleted, while paused traffic flows; rmmod refused while in use and clean
-# afterwards; nothing left behind: no switch in the generic netlink dump, no
-# slab growth from one round to the next, and (fcq's switch cache) no
-# "Slab cache still has objects" warning at rmmod.
+# teardown.sh KIND: KIND's qdiscs (pfc or fafc) deleted and re-added, and a
+# whole switch namespace deleted, while paused traffic flows; rmmod refused
+# while in use and clean afterwards; nothing left behind: no switch in the
+# generic netlink dump, no slab growth from one round to the next, and
+# (fcq's switch cache) no "Slab cache still has objects" warning at rmmod.
+# For fafc the switch solves its LPs in fafcd (solver user), which must
+# live through the module going away and answer again once it is back.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/ktap.sh"
 . "$HERE/../lib/net.sh"
 
+KIND=${1:-pfc}
 SENDERS="s1 s2 s3"
 TOS=0x60
-PFC="pfc rate 100mbit delay 50us lossless 3 xoff 20kb xon 10kb response 5ms"
-ktap_plan 8
+LINK="rate 100mbit delay 50us lossless 3"
+case $KIND in
+pfc)	SW="pfc $LINK xoff 20kb xon 10kb response 5ms" ;;
+# T_hop 5 ms: fafcd's answers take about 1.5 ms in the guest
+fafc)	SW="fafc $LINK response 5ms th_p 40kb th_e 20kb solver user thop 5ms" ;;
+*)	echo "usage: $0 pfc|fafc" >&2; exit 2 ;;
+esac
+HOST="$KIND $LINK"
+WORK=$(mktemp -d)
+[ "$KIND" = fafc ] && ktap_plan 10 || ktap_plan 8
 
 # Objects fcq allocates: skbs for frames (heads, data) and switches.
 SLABS='^(skbuff_head_cache|kmalloc-(512|1k|2k|8k)|fcq_switch)$'
@@ -44,8 +55,14 @@ round() {
 	local s r
 	# shellcheck disable=SC2086
 	star bridge $SENDERS r
+	FAFCD=
+	if [ "$KIND" = fafc ]; then
+		nsx sw nice -n -20 fafcd -f -S "$WORK/fafcd.json" -l "$WORK/fafcd.log" &
+		FAFCD=$!
+		NET_PIDS+=("$FAFCD")
+	fi
 	# shellcheck disable=SC2086
-	qdisc_all $PFC -- pfc rate 100mbit delay 50us lossless 3
+	qdisc_all $SW -- $HOST
 	serve r -t $TOS
 	sleep 0.3
 	for s in $SENDERS; do
@@ -64,7 +81,7 @@ round() {
 		sleep 0.2
 		for s in $SENDERS r; do
 			# shellcheck disable=SC2086
-			nsx sw tc qdisc add dev "sw-$s" root $PFC || CHURN_OK=0
+			nsx sw tc qdisc add dev "sw-$s" root $SW || CHURN_OK=0
 		done
 		sleep 0.3
 	done
@@ -112,23 +129,89 @@ left=$(fcqctl -j switch)
 	ktap_pass "no slab growth over a round ($((after - before)) objects)" ||
 	ktap_fail "no slab growth over a round ($((after - before)) objects)"
 
+# Every fcq module loaded now (tdc or other suites may have loaded more).
+fcq_modules() {
+	lsmod | awk '$1 ~ /^sch_(pfc|fafc)$/ { print $1 }'
+	echo fcq
+}
+
+# Traffic through a fresh switch with fafcd in it: the UDP incast round()
+# uses, on qdiscs that must pause.
+fafc_traffic() {
+	local s
+	# shellcheck disable=SC2086
+	star bridge $SENDERS r
+	# shellcheck disable=SC2086
+	qdisc_all $SW -- $HOST
+	nsx sw nice -n -20 fafcd -f -S "$WORK/live.json" -l "$WORK/live.log" &
+	FAFCD=$!
+	NET_PIDS+=("$FAFCD")
+	serve r -t $TOS
+	sleep 0.3
+	for s in $SENDERS; do
+		nsx "h-$s" fcq-gen flows -u -T 60 -t $TOS "$(addr r):1000000000" \
+			>/dev/null 2>&1 &
+		NET_PIDS+=($!)
+	done
+}
+
+fafcd_requests() {
+	kill -USR1 "$FAFCD"
+	sleep 0.5
+	jq '.requests' "$WORK/live.json"
+}
+
 # rmmod: refused while a qdisc uses the module, clean once none does.
 ip link add fcq-busy type dummy
-tc qdisc add dev fcq-busy root pfc
-if rmmod sch_pfc 2>/dev/null; then
+tc qdisc add dev fcq-busy root "$KIND"
+if rmmod "sch_$KIND" 2>/dev/null; then
 	ktap_fail "rmmod is refused while a qdisc uses the module"
 else
 	ktap_pass "rmmod is refused while a qdisc uses the module"
 fi
 ip link del fcq-busy
-if rmmod sch_pfc fcq; then
-	ktap_pass "rmmod sch_pfc fcq once unused"
+mods=$(fcq_modules | tr '\n' ' ')
+# shellcheck disable=SC2086
+if rmmod $mods; then
+	ktap_pass "rmmod ${mods}once unused"
 else
-	ktap_fail "rmmod sch_pfc fcq once unused"
+	ktap_fail "rmmod ${mods}once unused"
 fi
-modprobe -q sch_pfc
-tc qdisc add dev lo root pfc 2>/dev/null	# (refused: not Ethernet)
-lsmod | grep -q '^sch_pfc' &&
+modprobe -q "sch_$KIND"
+tc qdisc add dev lo root "$KIND" 2>/dev/null	# (refused: not Ethernet)
+lsmod | grep -q "^sch_$KIND" &&
 	ktap_pass "modules load again after rmmod" ||
 	ktap_fail "modules load again after rmmod"
+
+# fafcd across the modules' unload and reload, under traffic: it must
+# notice, wait, and answer the new switch's LPs.
+if [ "$KIND" = fafc ]; then
+	fafc_traffic
+	sleep 2
+	n1=$(fafcd_requests)
+	for s in $SENDERS r; do
+		nsx sw tc qdisc del dev "sw-$s" root
+		nsx "$(hns "$s")" tc qdisc del dev "$s-eth" root
+	done
+	# shellcheck disable=SC2046
+	rmmod $(fcq_modules)
+	sleep 1
+	n2=$(fafcd_requests)
+	modprobe -q sch_fafc
+	# shellcheck disable=SC2086
+	qdisc_all $SW -- $HOST
+	sleep 3
+	n3=$(fafcd_requests)
+	gone=$(grep -c 'waiting for family' "$WORK/live.log")
+	back=$(grep -c 'serving group' "$WORK/live.log")
+	ktap_note "fafcd requests: $n1 before rmmod, $n2 after, $n3 after reload; it saw the family go $gone time(s), served it $back time(s)"
+	kill -0 "$FAFCD" 2>/dev/null && [ "$n1" -gt 0 ] && [ "$gone" -ge 1 ] &&
+		ktap_pass "fafcd solved LPs, and lives through rmmod of fcq" ||
+		ktap_fail "fafcd solved LPs, and lives through rmmod of fcq" "$(tail -n 5 "$WORK/live.log")"
+	[ "$n3" -gt "$n2" ] && [ "$back" -ge 2 ] &&
+		ktap_pass "fafcd answers the switch again after the modules reload" ||
+		ktap_fail "fafcd answers the switch again after the modules reload" "$(tail -n 5 "$WORK/live.log")"
+	cleanup
+fi
+rm -rf "$WORK"
 ktap_finish
