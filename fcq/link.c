@@ -126,6 +126,19 @@ static u8 timed_take(struct fcq_port *port, u64 *add)
 	return want;
 }
 
+/* Give back timed pauses whose frame could not be built: retried later. */
+static void timed_untake(struct fcq_port *port, u8 classes, const u64 *add)
+{
+	int p;
+
+	spin_lock(&port->tp_lock);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (classes & BIT(p))
+			port->tp_add[p] += add[p];
+	WRITE_ONCE(port->tp_want, port->tp_want | classes);
+	spin_unlock(&port->tp_lock);
+}
+
 /* FAFC's own frames: the time asked since the last one, accumulating. */
 static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
 		   u64 now)
@@ -186,14 +199,18 @@ static void pause_tx(struct fcq_port *port, u64 now)
 		if ((timed & BIT(p)) && READ_ONCE(port->tp_until[p]) <= now)
 			timed &= ~BIT(p);
 	enable = change | (timed & ~want) | (now >= port->refresh_at ? want : 0);
+	/* Every frame restarts the refresh period: it refreshes all of XOFF. */
+	if (enable)
+		enable |= want;
 	if (enable) {
 		skb = ctrl_alloc(port, htons(ETH_P_PAUSE),
 				 change ? min(READ_ONCE(port->xoff_since), now)
 					: now);
 		if (!skb) {
 			/* Retry soon: the data path keeps going meanwhile. */
+			timed_untake(port, timed & ~want, add);
 			port->refresh_at = now + NSEC_PER_MSEC;
-			return;
+			goto native;
 		}
 		for (p = 0; p < FCQ_NUM_PRIO; p++) {
 			if (!(enable & BIT(p)))
@@ -216,6 +233,7 @@ static void pause_tx(struct fcq_port *port, u64 now)
 		port->xoff_sent = want;
 		port->refresh_at = want ? now + refresh_period(port) : U64_MAX;
 	}
+native:
 	if (native)
 		ext_tx(port, native, add, now);
 }
