@@ -18,6 +18,9 @@
 #include "../core/fafc.h"
 
 #define FAFC_LOCAL	16		/* queues of locally sent flows */
+/* T_hop, set or derived: the timers run every T_hop, under a lock. */
+#define FAFC_THOP_MIN	NSEC_PER_USEC
+#define FAFC_THOP_MAX	(100 * NSEC_PER_MSEC)
 #define FAFC_COUNTED	0x01		/* fcq_cb()->scheme: in FAFC's books */
 
 /* The switch-wide parameters (TCA_FAFC_PRIO ... TCA_FAFC_FLAGS). */

@@ -58,6 +58,7 @@ struct fafc_switch {
 
 	spinlock_t lock;		/* all below */
 	bool dying;
+	bool ticking;			/* the tick is armed or running */
 	struct fafc_params par;		/* as configured */
 	struct fafc_cfg cfg;		/* in effect */
 	u64 thop;			/* ns, in effect */
@@ -101,7 +102,7 @@ static void set_params(struct fafc_params *p, const struct fafc_change *c)
 #define SET(field, attr)					\
 	do {							\
 		if (c->named & FAFC_NAMED(attr))		\
-			p->field = s->field;			\
+			WRITE_ONCE(p->field, s->field);		\
 	} while (0)
 	SET(prio, TCA_FAFC_PRIO);
 	SET(thop, TCA_FAFC_THOP);
@@ -140,7 +141,8 @@ static void derive(struct fafc_switch *fsw)
 	}
 	if (rate == U64_MAX)
 		return;
-	fsw->thop = p->thop ?: fcq_tx_ns(FAFC_HOP_BYTES, rate);
+	fsw->thop = p->thop ?: clamp_t(u64, fcq_tx_ns(FAFC_HOP_BYTES, rate),
+				       FAFC_THOP_MIN, FAFC_THOP_MAX);
 	c->alpha = p->alpha;
 	c->beta = p->beta;
 	c->fdec = p->fdec;
@@ -163,6 +165,8 @@ static enum hrtimer_restart tick(struct hrtimer *timer)
 	fafc_update_rate(fsw->st, &fsw->cfg, ktime_get_ns(), thop);
 	/* A lone port (a host NIC) forwards nothing: nothing to predict. */
 	idle = fsw->dying || fsw->users < 2;
+	if (idle)
+		fsw->ticking = false;	/* a join may start it again */
 	spin_unlock(&fsw->lock);
 	if (idle)
 		return HRTIMER_NORESTART;
@@ -253,7 +257,9 @@ int fafc_switch_join(struct fafc_sched *q, const struct fafc_change *c,
 	fsw->st->n = max(fsw->st->n, i + 1);
 	set_params(&fsw->par, c);
 	derive(fsw);
-	start = ++fsw->users == 2;
+	/* Only a stopped tick is started: it re-arms itself otherwise. */
+	start = ++fsw->users >= 2 && !fsw->ticking;
+	fsw->ticking |= start;
 	spin_unlock_bh(&fsw->lock);
 
 	if (start)

@@ -36,8 +36,6 @@
 #define FAFC_QUANTUM_MIN	64
 #define FAFC_QUANTUM_MAX	(1 << 20)
 #define FAFC_BYTES_MAX		(1U << 31)
-#define FAFC_THOP_MIN		NSEC_PER_USEC
-#define FAFC_THOP_MAX		(100 * NSEC_PER_MSEC)
 
 static const struct nla_policy fafc_policy[TCA_FAFC_MAX + 1] = {
 	FCQ_PORT_POLICY,
@@ -448,10 +446,11 @@ static int fafc_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (READ_ONCE(q->cwr) && !skb->skb_iif) {
 		seen = READ_ONCE(q->port.pauses_rx);
 		signal = seen != q->cwr_seen;
-		q->cwr_seen = seen;
 	}
 	ret = fcq_port_enqueue(skb, sch, to_free);
+	/* A dropped packet carries no signal: the next one will. */
 	if (signal && ret == NET_XMIT_SUCCESS) {
+		q->cwr_seen = seen;
 		WRITE_ONCE(q->cwr_signals, q->cwr_signals + 1);
 		return NET_XMIT_CN;
 	}
