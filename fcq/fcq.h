@@ -283,4 +283,28 @@ void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
 void fcq_genl_set_fafc(int (*doit)(struct sk_buff *, struct genl_info *),
 		       struct module *owner);
 
+/* Option parsing, shared by the schemes. */
+
+/* Read an optional u32 option into @dst unless it is outside [lo, hi]. */
+static inline bool fcq_out_of_range(const struct nlattr *attr, u32 lo, u32 hi,
+				    u32 *dst)
+{
+	u32 v;
+
+	if (!attr)
+		return false;
+	v = nla_get_u32(attr);
+	if (v < lo || v > hi)
+		return true;
+	*dst = v;
+	return false;
+}
+
+/*
+ * -EINVAL with @msg on @attr, for the `extack` in scope. extack messages
+ * must be literals: this keeps each next to its check.
+ */
+#define fcq_range_err(attr, msg) \
+	({ NL_SET_ERR_MSG_ATTR(extack, attr, msg); -EINVAL; })
+
 #endif /* FCQ_FCQ_H */

@@ -60,23 +60,6 @@ static u32 headroom_of(const struct fcq_port *port,
 				ETH_ZLEN + c->overhead, c->response);
 }
 
-/* Read an optional u32 option into @dst unless it is outside [lo, hi]. */
-static bool out_of_range(const struct nlattr *attr, u32 lo, u32 hi, u32 *dst)
-{
-	u32 v;
-
-	if (!attr)
-		return false;
-	v = nla_get_u32(attr);
-	if (v < lo || v > hi)
-		return true;
-	*dst = v;
-	return false;
-}
-
-/* extack messages must be literals: this keeps each next to its check. */
-#define range_err(attr, msg) ({ NL_SET_ERR_MSG_ATTR(extack, attr, msg); -EINVAL; })
-
 /*
  * Validate the port options in @tb on top of the port's current
  * configuration, into @c. Nothing changes until fcq_port_commit().
@@ -137,45 +120,45 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
 		}
 	}
 
-	if (out_of_range(tb[TCA_FCQ_DELAY], 0, FCQ_TIME_MAX, &c->delay))
-		return range_err(tb[TCA_FCQ_DELAY], "delay must be at most 1s");
-	if (out_of_range(tb[TCA_FCQ_OVERHEAD], 0, 256, &c->overhead))
-		return range_err(tb[TCA_FCQ_OVERHEAD], "overhead must be 0..256 bytes");
-	if (out_of_range(tb[TCA_FCQ_LIMIT], 1, FCQ_LIMIT_MAX, &c->limit))
-		return range_err(tb[TCA_FCQ_LIMIT], "limit must be 1..1000000 packets");
-	if (out_of_range(tb[TCA_FCQ_PAUSE_MAX], 0, FCQ_LONG_MAX, &c->pause_max))
-		return range_err(tb[TCA_FCQ_PAUSE_MAX], "pause_max must be at most 4s");
-	if (out_of_range(tb[TCA_FCQ_BUFFER], FCQ_BUFFER_MIN, FCQ_BUFFER_MAX,
+	if (fcq_out_of_range(tb[TCA_FCQ_DELAY], 0, FCQ_TIME_MAX, &c->delay))
+		return fcq_range_err(tb[TCA_FCQ_DELAY], "delay must be at most 1s");
+	if (fcq_out_of_range(tb[TCA_FCQ_OVERHEAD], 0, 256, &c->overhead))
+		return fcq_range_err(tb[TCA_FCQ_OVERHEAD], "overhead must be 0..256 bytes");
+	if (fcq_out_of_range(tb[TCA_FCQ_LIMIT], 1, FCQ_LIMIT_MAX, &c->limit))
+		return fcq_range_err(tb[TCA_FCQ_LIMIT], "limit must be 1..1000000 packets");
+	if (fcq_out_of_range(tb[TCA_FCQ_PAUSE_MAX], 0, FCQ_LONG_MAX, &c->pause_max))
+		return fcq_range_err(tb[TCA_FCQ_PAUSE_MAX], "pause_max must be at most 4s");
+	if (fcq_out_of_range(tb[TCA_FCQ_BUFFER], FCQ_BUFFER_MIN, FCQ_BUFFER_MAX,
 			 &c->buffer))
-		return range_err(tb[TCA_FCQ_BUFFER], "buffer must be 16KiB..2GiB");
-	if (out_of_range(tb[TCA_FCQ_XOFF], 0, FCQ_BUFFER_MAX, &c->xoff))
-		return range_err(tb[TCA_FCQ_XOFF], "xoff must be at most 2GiB");
-	if (out_of_range(tb[TCA_FCQ_XON], 0, FCQ_BUFFER_MAX, &c->xon))
-		return range_err(tb[TCA_FCQ_XON], "xon must be at most 2GiB");
-	if (out_of_range(tb[TCA_FCQ_ALPHA], 1, 64 * FCQ_ALPHA_ONE, &c->alpha))
-		return range_err(tb[TCA_FCQ_ALPHA], "alpha must be in (0, 64]");
-	if (out_of_range(tb[TCA_FCQ_RESUME_OFFSET], 0, FCQ_BUFFER_MAX,
+		return fcq_range_err(tb[TCA_FCQ_BUFFER], "buffer must be 16KiB..2GiB");
+	if (fcq_out_of_range(tb[TCA_FCQ_XOFF], 0, FCQ_BUFFER_MAX, &c->xoff))
+		return fcq_range_err(tb[TCA_FCQ_XOFF], "xoff must be at most 2GiB");
+	if (fcq_out_of_range(tb[TCA_FCQ_XON], 0, FCQ_BUFFER_MAX, &c->xon))
+		return fcq_range_err(tb[TCA_FCQ_XON], "xon must be at most 2GiB");
+	if (fcq_out_of_range(tb[TCA_FCQ_ALPHA], 1, 64 * FCQ_ALPHA_ONE, &c->alpha))
+		return fcq_range_err(tb[TCA_FCQ_ALPHA], "alpha must be in (0, 64]");
+	if (fcq_out_of_range(tb[TCA_FCQ_RESUME_OFFSET], 0, FCQ_BUFFER_MAX,
 			 &c->resume_offset))
-		return range_err(tb[TCA_FCQ_RESUME_OFFSET],
+		return fcq_range_err(tb[TCA_FCQ_RESUME_OFFSET],
 				 "resume_offset must be at most 2GiB");
-	if (out_of_range(tb[TCA_FCQ_RESERVE], 0, 1 << 20, &c->reserve))
-		return range_err(tb[TCA_FCQ_RESERVE], "reserve must be at most 1MiB");
-	if (out_of_range(tb[TCA_FCQ_HEADROOM], 0, FCQ_BUFFER_MAX / 4,
+	if (fcq_out_of_range(tb[TCA_FCQ_RESERVE], 0, 1 << 20, &c->reserve))
+		return fcq_range_err(tb[TCA_FCQ_RESERVE], "reserve must be at most 1MiB");
+	if (fcq_out_of_range(tb[TCA_FCQ_HEADROOM], 0, FCQ_BUFFER_MAX / 4,
 			 &c->headroom))
-		return range_err(tb[TCA_FCQ_HEADROOM],
+		return fcq_range_err(tb[TCA_FCQ_HEADROOM],
 				 "headroom must be at most 512MiB");
-	if (out_of_range(tb[TCA_FCQ_RESPONSE], 0, FCQ_TIME_MAX, &c->response))
-		return range_err(tb[TCA_FCQ_RESPONSE], "response must be at most 1s");
-	if (out_of_range(tb[TCA_FCQ_REFRESH], 0, FCQ_LONG_MAX, &c->refresh))
-		return range_err(tb[TCA_FCQ_REFRESH], "refresh must be at most 4s");
-	if (out_of_range(tb[TCA_FCQ_ECN_KMIN], 0, FCQ_BUFFER_MAX, &c->ecn.kmin))
-		return range_err(tb[TCA_FCQ_ECN_KMIN], "ecn kmin must be at most 2GiB");
-	if (out_of_range(tb[TCA_FCQ_ECN_KMAX], 0, FCQ_BUFFER_MAX, &c->ecn.kmax))
-		return range_err(tb[TCA_FCQ_ECN_KMAX], "ecn kmax must be at most 2GiB");
-	if (out_of_range(tb[TCA_FCQ_ECN_PMAX], 0, FCQ_ECN_PROB_ONE, &c->ecn.pmax))
-		return range_err(tb[TCA_FCQ_ECN_PMAX], "ecn pmax must be in [0, 1]");
+	if (fcq_out_of_range(tb[TCA_FCQ_RESPONSE], 0, FCQ_TIME_MAX, &c->response))
+		return fcq_range_err(tb[TCA_FCQ_RESPONSE], "response must be at most 1s");
+	if (fcq_out_of_range(tb[TCA_FCQ_REFRESH], 0, FCQ_LONG_MAX, &c->refresh))
+		return fcq_range_err(tb[TCA_FCQ_REFRESH], "refresh must be at most 4s");
+	if (fcq_out_of_range(tb[TCA_FCQ_ECN_KMIN], 0, FCQ_BUFFER_MAX, &c->ecn.kmin))
+		return fcq_range_err(tb[TCA_FCQ_ECN_KMIN], "ecn kmin must be at most 2GiB");
+	if (fcq_out_of_range(tb[TCA_FCQ_ECN_KMAX], 0, FCQ_BUFFER_MAX, &c->ecn.kmax))
+		return fcq_range_err(tb[TCA_FCQ_ECN_KMAX], "ecn kmax must be at most 2GiB");
+	if (fcq_out_of_range(tb[TCA_FCQ_ECN_PMAX], 0, FCQ_ECN_PROB_ONE, &c->ecn.pmax))
+		return fcq_range_err(tb[TCA_FCQ_ECN_PMAX], "ecn pmax must be in [0, 1]");
 	if (c->ecn.kmax && c->ecn.kmin > c->ecn.kmax)
-		return range_err(tb[TCA_FCQ_ECN_KMIN] ?: tb[TCA_FCQ_ECN_KMAX],
+		return fcq_range_err(tb[TCA_FCQ_ECN_KMIN] ?: tb[TCA_FCQ_ECN_KMAX],
 				 "ecn kmin must not exceed kmax");
 
 	if (c->xoff && c->xon >= c->xoff) {

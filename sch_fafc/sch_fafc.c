@@ -233,22 +233,6 @@ static const struct fcq_scheme_ops fafc_ops = {
 
 /* ---- configuration --------------------------------------------------- */
 
-/* A u32 option into @dst unless it is outside [lo, hi]. */
-static bool out_of_range(const struct nlattr *attr, u32 lo, u32 hi, u32 *dst)
-{
-	u32 v;
-
-	if (!attr)
-		return false;
-	v = nla_get_u32(attr);
-	if (v < lo || v > hi)
-		return true;
-	*dst = v;
-	return false;
-}
-
-#define range_err(attr, msg) ({ NL_SET_ERR_MSG_ATTR(extack, attr, msg); -EINVAL; })
-
 /* The switch-wide options in @tb, validated, into @c. */
 static int parse_switch(struct nlattr **tb, struct fafc_change *c,
 			struct netlink_ext_ack *extack)
@@ -265,47 +249,47 @@ static int parse_switch(struct nlattr **tb, struct fafc_change *c,
 	if (tb[TCA_FAFC_PRIO]) {
 		s->prio = nla_get_u8(tb[TCA_FAFC_PRIO]);
 		if (s->prio >= FCQ_NUM_PRIO)
-			return range_err(tb[TCA_FAFC_PRIO], "prio must be 0..7");
+			return fcq_range_err(tb[TCA_FAFC_PRIO], "prio must be 0..7");
 	}
-	if (out_of_range(tb[TCA_FAFC_THOP], 0, FAFC_THOP_MAX, &s->thop) ||
+	if (fcq_out_of_range(tb[TCA_FAFC_THOP], 0, FAFC_THOP_MAX, &s->thop) ||
 	    (s->thop && s->thop < FAFC_THOP_MIN))
-		return range_err(tb[TCA_FAFC_THOP],
+		return fcq_range_err(tb[TCA_FAFC_THOP],
 				 "thop must be 1us..100ms, or 0 (auto)");
-	if (out_of_range(tb[TCA_FAFC_TH_P], 1, FAFC_BYTES_MAX, &s->th_p))
-		return range_err(tb[TCA_FAFC_TH_P], "th_p must be 1 byte..2GiB");
-	if (out_of_range(tb[TCA_FAFC_TH_E], 0, FAFC_BYTES_MAX, &s->th_e))
-		return range_err(tb[TCA_FAFC_TH_E], "th_e must be at most 2GiB");
-	if (out_of_range(tb[TCA_FAFC_TH_C], 0, FAFC_BYTES_MAX, &s->th_c))
-		return range_err(tb[TCA_FAFC_TH_C], "th_c must be at most 2GiB");
-	if (out_of_range(tb[TCA_FAFC_ALPHA], 1, FAFC_ONE, &s->alpha))
-		return range_err(tb[TCA_FAFC_ALPHA], "holt_alpha must be in (0, 1]");
-	if (out_of_range(tb[TCA_FAFC_BETA], 1, FAFC_ONE, &s->beta))
-		return range_err(tb[TCA_FAFC_BETA], "holt_beta must be in (0, 1]");
-	if (out_of_range(tb[TCA_FAFC_FDEC], 1, FAFC_ONE, &s->fdec))
-		return range_err(tb[TCA_FAFC_FDEC], "fdec must be in (0, 1]");
-	if (out_of_range(tb[TCA_FAFC_DEC_WIN], 0, 1000, &s->dec_win))
-		return range_err(tb[TCA_FAFC_DEC_WIN],
+	if (fcq_out_of_range(tb[TCA_FAFC_TH_P], 1, FAFC_BYTES_MAX, &s->th_p))
+		return fcq_range_err(tb[TCA_FAFC_TH_P], "th_p must be 1 byte..2GiB");
+	if (fcq_out_of_range(tb[TCA_FAFC_TH_E], 0, FAFC_BYTES_MAX, &s->th_e))
+		return fcq_range_err(tb[TCA_FAFC_TH_E], "th_e must be at most 2GiB");
+	if (fcq_out_of_range(tb[TCA_FAFC_TH_C], 0, FAFC_BYTES_MAX, &s->th_c))
+		return fcq_range_err(tb[TCA_FAFC_TH_C], "th_c must be at most 2GiB");
+	if (fcq_out_of_range(tb[TCA_FAFC_ALPHA], 1, FAFC_ONE, &s->alpha))
+		return fcq_range_err(tb[TCA_FAFC_ALPHA], "holt_alpha must be in (0, 1]");
+	if (fcq_out_of_range(tb[TCA_FAFC_BETA], 1, FAFC_ONE, &s->beta))
+		return fcq_range_err(tb[TCA_FAFC_BETA], "holt_beta must be in (0, 1]");
+	if (fcq_out_of_range(tb[TCA_FAFC_FDEC], 1, FAFC_ONE, &s->fdec))
+		return fcq_range_err(tb[TCA_FAFC_FDEC], "fdec must be in (0, 1]");
+	if (fcq_out_of_range(tb[TCA_FAFC_DEC_WIN], 0, 1000, &s->dec_win))
+		return fcq_range_err(tb[TCA_FAFC_DEC_WIN],
 				 "dec_win must be 0..1000 T_hop");
-	if (out_of_range(tb[TCA_FAFC_HORIZON], 0, 100, &s->horizon))
-		return range_err(tb[TCA_FAFC_HORIZON],
+	if (fcq_out_of_range(tb[TCA_FAFC_HORIZON], 0, 100, &s->horizon))
+		return fcq_range_err(tb[TCA_FAFC_HORIZON],
 				 "horizon must be 0..100 T_hop");
 	if (tb[TCA_FAFC_SOLVER]) {
 		s->solver = nla_get_u8(tb[TCA_FAFC_SOLVER]);
 		if (s->solver > FAFC_SOLVER_USER)
-			return range_err(tb[TCA_FAFC_SOLVER],
+			return fcq_range_err(tb[TCA_FAFC_SOLVER],
 					 "solver must be kernel or user");
 	}
 	if (tb[TCA_FAFC_FRAME]) {
 		s->frame = nla_get_u8(tb[TCA_FAFC_FRAME]);
 		if (s->frame > FAFC_FRAME_FCQ)
-			return range_err(tb[TCA_FAFC_FRAME],
+			return fcq_range_err(tb[TCA_FAFC_FRAME],
 					 "frame must be pfc or fcq");
 	}
 	if (tb[TCA_FAFC_FLAGS]) {
 		memcpy(&fl, nla_data(tb[TCA_FAFC_FLAGS]), sizeof(fl));
 		v = fl.selector | fl.value;
 		if (v & ~FAFC_FL_ALL)
-			return range_err(tb[TCA_FAFC_FLAGS],
+			return fcq_range_err(tb[TCA_FAFC_FLAGS],
 					 "flags has unknown bits");
 		s->flags = fl.value & fl.selector;
 		c->flags_sel = fl.selector;
@@ -350,15 +334,15 @@ static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
 	err = fcq_port_parse(&q->port, tb, &cfg, extack);
 	if (err)
 		return err;
-	if (out_of_range(tb[TCA_FAFC_QUANTUM], FAFC_QUANTUM_MIN,
+	if (fcq_out_of_range(tb[TCA_FAFC_QUANTUM], FAFC_QUANTUM_MIN,
 			 FAFC_QUANTUM_MAX, &quantum))
-		return range_err(tb[TCA_FAFC_QUANTUM],
+		return fcq_range_err(tb[TCA_FAFC_QUANTUM],
 				 "quantum must be 64..1048576 bytes");
 	if (bool_attr(tb[TCA_FAFC_FALLBACK], &fallback))
-		return range_err(tb[TCA_FAFC_FALLBACK],
+		return fcq_range_err(tb[TCA_FAFC_FALLBACK],
 				 "fallback must be on (1) or off (0)");
 	if (bool_attr(tb[TCA_FAFC_CWR], &cwr))
-		return range_err(tb[TCA_FAFC_CWR], "cwr must be on (1) or off (0)");
+		return fcq_range_err(tb[TCA_FAFC_CWR], "cwr must be on (1) or off (0)");
 	err = parse_switch(tb, c, extack);
 	if (err)
 		return err;
