@@ -17,10 +17,15 @@
 #include "../core/frames.h"
 #include "../core/link.h"
 
-static unsigned int drop_malformed(struct fcq_port *port, u64 *counter)
+/* A frame the parser refused: counted by why, and dropped. */
+static unsigned int drop_malformed(struct fcq_port *port,
+				   enum fcq_frame_err err)
 {
 	spin_lock(&port->pause_lock);
-	(*counter)++;
+	if (err == FCQ_FRAME_BAD_OPCODE)
+		port->st.rx_bad_opcode++;
+	else
+		port->st.rx_malformed++;
 	spin_unlock(&port->pause_lock);
 	trace_drop(port->dev, 0, FCQ_DROP_RX_MALFORMED, 0);
 	return NF_DROP;
@@ -72,19 +77,15 @@ static unsigned int rx_macctl(struct fcq_port *port, const u8 *frame,
 			      unsigned int len)
 {
 	bool pfc, sooner = false, stops = false;
+	enum fcq_frame_err err;
 	struct fcq_macctl m;
 	u8 applied = 0;
 	u64 now, ns;
 	int p;
 
-	switch (fcq_macctl_parse(frame, len, &m)) {
-	case FCQ_FRAME_OK:
-		break;
-	case FCQ_FRAME_BAD_OPCODE:
-		return drop_malformed(port, &port->st.rx_bad_opcode);
-	default:
-		return drop_malformed(port, &port->st.rx_malformed);
-	}
+	err = fcq_macctl_parse(frame, len, &m);
+	if (err)
+		return drop_malformed(port, err);
 	pfc = m.opcode == FCQ_MACCTL_PFC;
 	now = ktime_get_ns();
 
@@ -127,17 +128,13 @@ static unsigned int rx_ext(struct fcq_port *port, const u8 *frame,
 	const u16 none[FCQ_NUM_PRIO] = { 0 };
 	struct fcq_pause *pause;
 	bool applied = false;
+	enum fcq_frame_err err;
 	struct fcq_ext f;
 	u64 now;
 
-	switch (fcq_ext_parse(frame, len, &f)) {
-	case FCQ_FRAME_OK:
-		break;
-	case FCQ_FRAME_BAD_OPCODE:
-		return drop_malformed(port, &port->st.rx_bad_opcode);
-	default:
-		return drop_malformed(port, &port->st.rx_malformed);
-	}
+	err = fcq_ext_parse(frame, len, &f);
+	if (err)
+		return drop_malformed(port, err);
 	now = ktime_get_ns();
 	pause = &port->pause[f.prio];
 
@@ -177,7 +174,7 @@ static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
 
 	len = frame_copy(skb, frame);
 	if (!len)
-		return drop_malformed(port, &port->st.rx_malformed);
+		return drop_malformed(port, FCQ_FRAME_TRUNCATED);
 	if (skb->protocol == htons(ETH_P_PAUSE))
 		verdict = rx_macctl(port, frame, len);
 	else
