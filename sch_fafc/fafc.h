@@ -14,10 +14,10 @@
 #define FCQ_SCH_FAFC_H
 
 #include "../fcq/fcq.h"
+#include "../fcq/drr.h"
 #include "../core/ets.h"
 #include "../core/fafc.h"
 
-#define FAFC_LOCAL	16		/* queues of locally sent flows */
 /* T_hop, set or derived: the timers run every T_hop, under a lock. */
 #define FAFC_THOP_MIN	NSEC_PER_USEC
 #define FAFC_THOP_MAX	(100 * NSEC_PER_MSEC)
@@ -76,12 +76,6 @@ struct fafc_port_view {
 	s64 ecnof;
 };
 
-struct fafc_flow {
-	struct sk_buff_head q;
-	struct list_head node;		/* in active, while backlogged */
-	s32 deficit;
-};
-
 struct fafc_switch;
 
 struct fafc_sched {
@@ -89,9 +83,7 @@ struct fafc_sched {
 	struct fafc_switch *fsw;	/* NULL until joined */
 
 	/* the FAFC class: DRR over the ingress ports and local flows */
-	struct fafc_flow flow[FAFC_PORTS + FAFC_LOCAL];
-	struct list_head active;
-	u32 quantum;
+	struct fcq_drr drr;
 	/* the other classes; ETS between all eight */
 	struct sk_buff_head fifo[FCQ_NUM_PRIO];
 	struct fcq_ets ets;

@@ -19,8 +19,8 @@
  * This file is the qdisc: options, dumps, and the queues of a port. The
  * class FAFC controls is queued per ingress port and served by DRR (the
  * paper's port-based WFQ, which its LP assumes), locally sent packets per
- * flow (hashed into FAFC_LOCAL queues, as an RDMA NIC serves its queue
- * pairs round robin); the other classes have a FIFO each; ETS shares the
+ * flow (hashed, as an RDMA NIC serves its queue pairs round robin; see
+ * fcq/drr.c); the other classes have a FIFO each; ETS shares the
  * link among the classes. A host NIC is the
  * same qdisc: it honours the pauses, and with `cwr` answers the first
  * packet after one NET_XMIT_CN, which makes TCP reduce its window: the
@@ -68,7 +68,6 @@ static void fafc_queue(struct fcq_port *port, struct sk_buff *skb)
 {
 	struct fafc_sched *q = fafc_of(port);
 	struct fcq_skb_cb *cb = fcq_cb(skb);
-	struct fafc_flow *f;
 
 	if (cb->prio != fafc_switch_prio(q)) {
 		__skb_queue_tail(&q->fifo[cb->prio], skb);
@@ -76,55 +75,18 @@ static void fafc_queue(struct fcq_port *port, struct sk_buff *skb)
 	}
 	if (fafc_switch_enqueue(q, skb, cb->time))
 		cb->scheme |= FAFC_COUNTED;
-	if (cb->ingress >= 0)
-		f = &q->flow[cb->ingress];
-	else
-		f = &q->flow[FAFC_PORTS +
-			     reciprocal_scale(skb_get_hash(skb), FAFC_LOCAL)];
-	if (skb_queue_empty(&f->q)) {
-		list_add_tail(&f->node, &q->active);
-		f->deficit = 0;
-	}
-	__skb_queue_tail(&f->q, skb);
-}
-
-/* The ingress flow DRR serves next (rotating as DRR does), or NULL. */
-static struct fafc_flow *drr_next(struct fafc_sched *q)
-{
-	struct fafc_flow *f;
-
-	/* Terminates: each turn adds a quantum to the head's deficit. */
-	while ((f = list_first_entry_or_null(&q->active, struct fafc_flow,
-					     node))) {
-		if (f->deficit >= (s32)qdisc_pkt_len(skb_peek(&f->q)))
-			return f;
-		f->deficit += q->quantum;
-		list_move_tail(&f->node, &q->active);
-	}
-	return NULL;
-}
-
-static struct sk_buff *flow_dequeue(struct fafc_sched *q, struct fafc_flow *f)
-{
-	struct sk_buff *skb = __skb_dequeue(&f->q);
-
-	f->deficit -= qdisc_pkt_len(skb);
-	if (skb_queue_empty(&f->q))
-		list_del_init(&f->node);
-	return skb;
+	fcq_drr_enqueue(&q->drr, skb);
 }
 
 static struct sk_buff *fafc_pick(struct fcq_port *port, u64 now, u64 *retry)
 {
 	struct fafc_sched *q = fafc_of(port);
 	u32 len[FCQ_NUM_PRIO] = { 0 };
-	struct fafc_flow *f = drr_next(q);
-	struct sk_buff *skb;
+	struct sk_buff *skb = fcq_drr_peek(&q->drr);
 	int p, fp = -1;
 	u8 ready = 0;
 
-	if (f) {
-		skb = skb_peek(&f->q);
+	if (skb) {
 		p = fcq_cb(skb)->prio;
 		if (fcq_port_paused(port, p, now)) {
 			*retry = min(*retry, READ_ONCE(port->pause[p].until));
@@ -151,7 +113,7 @@ static struct sk_buff *fafc_pick(struct fcq_port *port, u64 now, u64 *retry)
 	if (p != fp)
 		return __skb_dequeue(&q->fifo[p]);
 
-	skb = flow_dequeue(q, f);
+	skb = fcq_drr_dequeue(&q->drr);
 	if (fcq_cb(skb)->scheme & FAFC_COUNTED && q->fsw)
 		fafc_switch_dequeue(q, skb, now);
 	return skb;
@@ -160,13 +122,10 @@ static struct sk_buff *fafc_pick(struct fcq_port *port, u64 now, u64 *retry)
 static struct sk_buff *fafc_flush(struct fcq_port *port)
 {
 	struct fafc_sched *q = fafc_of(port);
-	struct fafc_flow *f;
-	struct sk_buff *skb;
+	struct sk_buff *skb = fcq_drr_dequeue(&q->drr);
 	int p;
 
-	f = list_first_entry_or_null(&q->active, struct fafc_flow, node);
-	if (f) {
-		skb = flow_dequeue(q, f);
+	if (skb) {
 		if (fcq_cb(skb)->scheme & FAFC_COUNTED && q->fsw)
 			fafc_switch_release(q, skb);
 		return skb;
@@ -321,7 +280,7 @@ static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
 	struct fafc_sched *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_FAFC_MAX + 1] = { NULL };
 	bool fallback = q->port.sends_pfc, cwr = q->cwr;
-	u32 quantum = q->quantum;
+	u32 quantum = q->drr.quantum;
 	struct fcq_port_cfg cfg;
 	int err;
 
@@ -349,7 +308,7 @@ static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
 
 	fcq_port_commit(&q->port, &cfg);
 	sch_tree_lock(sch);
-	q->quantum = quantum;
+	WRITE_ONCE(q->drr.quantum, quantum);
 	WRITE_ONCE(q->port.sends_pfc, fallback);
 	WRITE_ONCE(q->cwr, cwr);
 	sch_tree_unlock(sch);
@@ -385,16 +344,11 @@ static int fafc_init(struct Qdisc *sch, struct nlattr *opt,
 		     FAFC_F_PRED != FAFC_FL_PRED ||
 		     FAFC_F_TREND_HOLT != FAFC_FL_TREND_HOLT ||
 		     FAFC_F_TIE_VERTEX != FAFC_FL_TIE_VERTEX);
-	for (i = 0; i < FAFC_PORTS + FAFC_LOCAL; i++) {
-		__skb_queue_head_init(&q->flow[i].q);
-		INIT_LIST_HEAD(&q->flow[i].node);
-	}
-	INIT_LIST_HEAD(&q->active);
+	fcq_drr_init(&q->drr, mtu, FCQ_DRR_LOCAL_MAX);
 	for (i = 0; i < FCQ_NUM_PRIO; i++) {
 		__skb_queue_head_init(&q->fifo[i]);
 		q->ets.quantum[i] = mtu;
 	}
-	q->quantum = mtu;
 	q->cwr = true;
 	err = fcq_port_init(sch, &fafc_ops, extack);
 	if (err)
@@ -455,7 +409,7 @@ static int fafc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (!opts)
 		return -EMSGSIZE;
 	if (fcq_port_dump(&q->port, skb) ||
-	    nla_put_u32(skb, TCA_FAFC_QUANTUM, READ_ONCE(q->quantum)) ||
+	    nla_put_u32(skb, TCA_FAFC_QUANTUM, READ_ONCE(q->drr.quantum)) ||
 	    nla_put_u8(skb, TCA_FAFC_FALLBACK, READ_ONCE(q->port.sends_pfc)) ||
 	    nla_put_u8(skb, TCA_FAFC_CWR, READ_ONCE(q->cwr)) ||
 	    nla_put_u8(skb, TCA_FAFC_PRIO, p.prio) ||

@@ -5,9 +5,12 @@
  *
  * Principles
  * ----------
- * Eight priority classes, each a FIFO. Transmission selection is 802.1Qaz
- * ETS: the classes in `strict` go first (higher priority first), the rest
- * share the link by DRR with per-class quanta (core/ets.c).
+ * Eight priority classes, each a FIFO, or with `sched drr` each served by
+ * DRR over the switch's ingress ports (fcq/drr.c: the scheduler fafc uses,
+ * so that a comparison differs only in flow control). Transmission
+ * selection is 802.1Qaz ETS: the classes in `strict` go first (higher
+ * priority first), the rest share the link by DRR with per-class quanta
+ * (core/ets.c).
  *
  * As a switch port, every packet queued here is charged to the (ingress
  * port, priority) it came in on (fcq/switch.c). A lossless queue that
@@ -27,6 +30,7 @@
 
 #include "../fcq/compat.h"
 #include "../fcq/fcq.h"
+#include "../fcq/drr.h"
 #include "../core/ets.h"
 
 #define PFC_QUANTUM_MIN		64
@@ -34,7 +38,9 @@
 
 struct pfc_sched {
 	struct fcq_port port;		/* first: fcq_port() */
-	struct sk_buff_head q[FCQ_NUM_PRIO];
+	u8 sched;			/* enum fcq_sched */
+	struct sk_buff_head q[FCQ_NUM_PRIO];	/* FCQ_SCHED_FIFO */
+	struct fcq_drr *drr;		/* [FCQ_NUM_PRIO], once drr was asked */
 	struct fcq_ets ets;
 };
 
@@ -42,6 +48,7 @@ static const struct nla_policy pfc_policy[TCA_PFC_MAX + 1] = {
 	FCQ_PORT_POLICY,
 	[TCA_PFC_STRICT] = { .type = NLA_U8 },
 	[TCA_PFC_QUANTA] = NLA_POLICY_EXACT_LEN(FCQ_NUM_PRIO * sizeof(u32)),
+	[TCA_PFC_SCHED] = { .type = NLA_U8 },
 };
 
 static struct pfc_sched *pfc_of(struct fcq_port *port)
@@ -51,7 +58,28 @@ static struct pfc_sched *pfc_of(struct fcq_port *port)
 
 static void pfc_queue(struct fcq_port *port, struct sk_buff *skb)
 {
-	__skb_queue_tail(&pfc_of(port)->q[fcq_cb(skb)->prio], skb);
+	struct pfc_sched *q = pfc_of(port);
+	u8 p = fcq_cb(skb)->prio;
+
+	if (q->sched == FCQ_SCHED_DRR)
+		fcq_drr_enqueue(&q->drr[p], skb);
+	else
+		__skb_queue_tail(&q->q[p], skb);
+}
+
+/* The packet class @p sends next, left queued. */
+static struct sk_buff *class_peek(struct pfc_sched *q, int p)
+{
+	if (q->sched == FCQ_SCHED_DRR)
+		return fcq_drr_peek(&q->drr[p]);
+	return skb_peek(&q->q[p]);
+}
+
+static struct sk_buff *class_dequeue(struct pfc_sched *q, int p)
+{
+	if (q->sched == FCQ_SCHED_DRR)
+		return fcq_drr_dequeue(&q->drr[p]);
+	return __skb_dequeue(&q->q[p]);
 }
 
 static struct sk_buff *pfc_pick(struct fcq_port *port, u64 now, u64 *retry)
@@ -62,7 +90,7 @@ static struct sk_buff *pfc_pick(struct fcq_port *port, u64 now, u64 *retry)
 	int p;
 
 	for (p = 0; p < FCQ_NUM_PRIO; p++) {
-		struct sk_buff *skb = skb_peek(&q->q[p]);
+		struct sk_buff *skb = class_peek(q, p);
 
 		if (!skb)
 			continue;
@@ -74,18 +102,43 @@ static struct sk_buff *pfc_pick(struct fcq_port *port, u64 now, u64 *retry)
 		len[p] = qdisc_pkt_len(skb);
 	}
 	p = fcq_ets_pick(&q->ets, ready, len);
-	return p < 0 ? NULL : __skb_dequeue(&q->q[p]);
+	return p < 0 ? NULL : class_dequeue(q, p);
 }
 
 static struct sk_buff *pfc_flush(struct fcq_port *port)
 {
 	struct pfc_sched *q = pfc_of(port);
+	struct sk_buff *skb;
 	int p;
 
-	for (p = 0; p < FCQ_NUM_PRIO; p++)
-		if (!skb_queue_empty(&q->q[p]))
-			return __skb_dequeue(&q->q[p]);
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		skb = class_dequeue(q, p);
+		if (skb)
+			return skb;
+	}
 	return NULL;
+}
+
+/*
+ * Move what is queued to the other scheduler, each ingress port's (or
+ * local flow's) packets in their order. Tree lock held.
+ */
+static void set_sched(struct pfc_sched *q, u8 sched)
+{
+	struct sk_buff *skb;
+	int p;
+
+	if (sched == q->sched)
+		return;
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		while ((skb = class_dequeue(q, p))) {
+			if (sched == FCQ_SCHED_DRR)
+				fcq_drr_enqueue(&q->drr[p], skb);
+			else
+				__skb_queue_tail(&q->q[p], skb);
+		}
+	}
+	WRITE_ONCE(q->sched, sched);
 }
 
 static const struct fcq_scheme_ops pfc_ops = {
@@ -101,6 +154,7 @@ static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
 	u32 quanta[FCQ_NUM_PRIO];
 	struct nlattr *tb[TCA_PFC_MAX + 1];
 	struct fcq_port_cfg cfg;
+	u8 sched = q->sched;
 	int err, p;
 
 	if (!opt)
@@ -124,12 +178,32 @@ static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
 			}
 		}
 	}
+	if (tb[TCA_PFC_SCHED]) {
+		sched = nla_get_u8(tb[TCA_PFC_SCHED]);
+		if (sched > FCQ_SCHED_DRR) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PFC_SCHED],
+					    "sched must be fifo (0) or drr (1)");
+			return -EINVAL;
+		}
+	}
+	/* Kept once made: a port may go back and forth. */
+	if (sched == FCQ_SCHED_DRR && !q->drr) {
+		q->drr = kvcalloc(FCQ_NUM_PRIO, sizeof(*q->drr), GFP_KERNEL);
+		if (!q->drr) {
+			NL_SET_ERR_MSG(extack, "no memory for the sched drr queues");
+			return -ENOMEM;
+		}
+		for (p = 0; p < FCQ_NUM_PRIO; p++)
+			fcq_drr_init(&q->drr[p], psched_mtu(qdisc_dev(sch)),
+				     FCQ_DRR_LOCAL_MAX);
+	}
 
 	fcq_port_commit(&q->port, &cfg);
 	sch_tree_lock(sch);
 	if (tb[TCA_PFC_STRICT])
 		q->ets.strict = nla_get_u8(tb[TCA_PFC_STRICT]);
 	memcpy(q->ets.quantum, quanta, sizeof(quanta));
+	set_sched(q, sched);
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -165,13 +239,22 @@ static int pfc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (fcq_port_dump(&q->port, skb) ||
 	    nla_put_u8(skb, TCA_PFC_STRICT, READ_ONCE(q->ets.strict)) ||
 	    nla_put(skb, TCA_PFC_QUANTA, sizeof(q->ets.quantum),
-		    q->ets.quantum))
+		    q->ets.quantum) ||
+	    nla_put_u8(skb, TCA_PFC_SCHED, READ_ONCE(q->sched)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
 nla_put_failure:
 	nla_nest_cancel(skb, opts);
 	return -EMSGSIZE;
+}
+
+static void pfc_destroy(struct Qdisc *sch)
+{
+	struct pfc_sched *q = qdisc_priv(sch);
+
+	fcq_port_destroy(sch);		/* empties the queues first */
+	kvfree(q->drr);
 }
 
 static struct Qdisc_ops pfc_qdisc_ops __read_mostly = {
@@ -182,7 +265,7 @@ static struct Qdisc_ops pfc_qdisc_ops __read_mostly = {
 	.peek		= qdisc_peek_dequeued,
 	.init		= pfc_init,
 	.reset		= fcq_port_reset,
-	.destroy	= fcq_port_destroy,
+	.destroy	= pfc_destroy,
 	.change		= pfc_change,
 	.dump		= pfc_dump,
 	.dump_stats	= fcq_port_dump_stats,

@@ -13,6 +13,7 @@ static void explain(void)
 {
 	fprintf(stderr,
 		"Usage: ... pfc [ strict PRIOS ] [ quanta Q0 Q1 Q2 Q3 Q4 Q5 Q6 Q7 ]\n"
+		"  [ sched fifo | drr ]\n"
 		FCQ_PORT_USAGE);
 }
 
@@ -43,6 +44,17 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				quanta[i] = q;
 			}
 			addattr_l(n, 1024, TCA_PFC_QUANTA, quanta, sizeof(quanta));
+		} else if (!strcmp(*argv, "sched")) {
+			__u8 s;
+
+			NEXT_ARG();
+			if (!strcmp(*argv, "fifo"))
+				s = FCQ_SCHED_FIFO;
+			else if (!strcmp(*argv, "drr"))
+				s = FCQ_SCHED_DRR;
+			else
+				fcq_bad("sched", *argv, "expected fifo or drr");
+			addattr_l(n, 1024, TCA_PFC_SCHED, &s, sizeof(s));
 		} else if (!strcmp(*argv, "help")) {
 			explain();
 			return -1;
@@ -78,6 +90,10 @@ static int pfc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			print_uint(PRINT_ANY, NULL, " %u", q[i]);
 		close_json_array(PRINT_ANY, " ");
 	}
+	if (tb[TCA_PFC_SCHED] && RTA_PAYLOAD(tb[TCA_PFC_SCHED]) >= 1)
+		print_string(PRINT_ANY, "sched", "sched %s ",
+			     *(__u8 *)RTA_DATA(tb[TCA_PFC_SCHED]) ==
+			     FCQ_SCHED_DRR ? "drr" : "fifo");
 	return 0;
 }
 

@@ -25,7 +25,7 @@ fafc)	SW="fafc $LINK response 5ms th_p 40kb th_e 20kb solver user thop 5ms" ;;
 esac
 HOST="$KIND $LINK"
 WORK=$(mktemp -d)
-[ "$KIND" = fafc ] && ktap_plan 10 || ktap_plan 8
+[ "$KIND" = fafc ] && ktap_plan 10 || ktap_plan 9
 
 # Objects fcq allocates: skbs for frames (heads, data) and switches.
 SLABS='^(skbuff_head_cache|kmalloc-(512|1k|2k|8k)|fcq_switch)$'
@@ -46,6 +46,23 @@ settled_slabs() {
 		b=$a
 	done
 	echo "$a"
+}
+
+# pfc: sw-r's queues move between FIFO and per-ingress DRR, with packets
+# in them, four times. Sets SCHED_NOTE, SCHED_OK (no drop, all accepted,
+# a backlog to move).
+sched_switch() {
+	local s backlog drops0 drops1 ok=1
+	backlog=$(xstat sw sw-r '.backlog')
+	drops0=$(xstat sw sw-r '.drops')
+	for s in drr fifo drr fifo; do
+		nsx sw tc qdisc change dev sw-r root pfc sched "$s" || ok=0
+	done
+	drops1=$(xstat sw sw-r '.drops')
+	SCHED_NOTE="backlog $backlog B, drops $drops0 -> $drops1, now $(xstat sw sw-r '.options.sched')"
+	[ "$ok" = 1 ] && [ "$backlog" -gt 0 ] && [ "$drops1" = "$drops0" ] &&
+		[ "$(xstat sw sw-r '.options.sched')" = fifo ]
+	SCHED_OK=$((!$?))
 }
 
 # One round: a switch under paused UDP incast; its qdiscs deleted and
@@ -72,6 +89,7 @@ round() {
 	done
 	sleep 2
 	DUMP=$(nsx sw fcqctl -j switch)
+	[ "$KIND" = pfc ] && sched_switch
 
 	CHURN_OK=1
 	for r in 1 2 3; do
@@ -114,6 +132,12 @@ ktap_note "PFC frames s1 received in the round: $PFC_RX"
 [ "$CHURN_OK" = 1 ] && [ "$PFC_RX" -gt 0 ] &&
 	ktap_pass "switch qdiscs deleted and re-added 3 times under paused traffic" ||
 	ktap_fail "switch qdiscs deleted and re-added 3 times under paused traffic"
+if [ "$KIND" = pfc ]; then
+	ktap_note "sched drr/fifo on sw-r under traffic: $SCHED_NOTE"
+	[ "$SCHED_OK" = 1 ] &&
+		ktap_pass "sched changed fifo <-> drr 4 times with packets queued, none lost" ||
+		ktap_fail "sched changed fifo <-> drr 4 times with packets queued, none lost"
+fi
 [ "$GONE_OK" = 1 ] &&
 	ktap_pass "host qdiscs and the switch namespace deleted under traffic" ||
 	ktap_fail "host qdiscs and the switch namespace deleted under traffic"

@@ -73,9 +73,18 @@ enum {
 enum {
 	TCA_PFC_STRICT = TCA_FCQ_SCHEME_BASE,	/* u8: mask of strict priorities */
 	TCA_PFC_QUANTA,		/* binary, 8 x u32: DRR quantum of each priority */
+	TCA_PFC_SCHED,		/* u8, enum fcq_sched: within each class */
 	__TCA_PFC_MAX
 };
 #define TCA_PFC_MAX		(__TCA_PFC_MAX - 1)
+
+/* How a pfc port serves the packets of one class. */
+enum fcq_sched {
+	FCQ_SCHED_FIFO,		/* one FIFO: 802.1Qbb's queue */
+	FCQ_SCHED_DRR,		/* DRR over the ingress ports (and local flows),
+				 * the same scheduler as fafc's class
+				 */
+};
 
 /*
  * fafc: FAFC (Lu et al.), see Documentation/fafc.rst. The first three are
