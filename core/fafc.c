@@ -168,12 +168,14 @@ void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
 }
 
 s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
-		  u64 now, u64 thop, s64 *a, s64 *R)
+		  u64 now, u64 thop, s64 *a, s64 *R, s64 *raw)
 {
 	struct fafc_egress *g = &s->eg[e];
+	s64 in = 0, out = 0;
 	bool dec;
 	int i, k;
 
+	*raw = 0;
 	if (g->r <= 0)			/* Alg. 2 l.2-3: not growing */
 		return 0;
 	/* l.8-10: consecutive triggers within dec_win T_hop [A12, A13] */
@@ -191,6 +193,8 @@ s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
 			if (k != e && s->p[i][k].q <= c->th_c)
 				R[i] += smax(s->p[i][k].rout, 0);
 		a[i] = smax(s->p[i][e].rin, 0);
+		in += a[i];
+		out += smax(s->p[i][e].rout, 0);
 		if (dec)
 			a[i] = qmul(a[i], c->fdec);
 		/* The solver multiplies R by a: keep both below 2^31. */
@@ -198,7 +202,20 @@ s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
 		a[i] = smin(a[i], FAFC_RATE_MAX);
 	}
 	/* l.13: r_*e * T_hop + pausOf_*e */
-	return g->r + g->pausof;
+	*raw = g->r + g->pausof;
+	/*
+	 * [A39] In one T_hop the queue grows by at most its arrivals at their
+	 * unpaused rates less its departures, sum r^i_ie - r^o_*e: the
+	 * identity that makes (10) always satiable (Sec. II.D). pausOf_*e and
+	 * rate noise break it [A15]; capping D restores it, and with it the
+	 * LP's choice: a port with traffic elsewhere is paused only where the
+	 * cheaper ports cannot cover the growth. The bound is physical, so
+	 * f_dec (a model of senders slowing down) does not lower it, and with
+	 * f_dec < 1 an LP can still be infeasible.
+	 */
+	if (c->flags & FAFC_F_DEMAND_CAP)
+		return smin(*raw, in - out);
+	return *raw;
 }
 
 /* Whether port i's cost ratio R_i / a_i is below port j's (a > 0). */

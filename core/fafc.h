@@ -29,6 +29,7 @@
 #define FAFC_F_PRED		0x04	/* trigger on the prediction, else raw */
 #define FAFC_F_TREND_HOLT	0x08	/* eq. (3) literally [A7] */
 #define FAFC_F_TIE_VERTEX	0x10	/* LP ties: a vertex, not spread */
+#define FAFC_F_DEMAND_CAP	0x20	/* D <= arrivals - departures [A39] */
 
 struct fafc_cfg {
 	u32 alpha;		/* Holt level factor, Q16 (0.8) */
@@ -122,10 +123,11 @@ void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
  * @thop. Fills a[i] (constraint coefficients, bytes/T, f_dec applied when e
  * triggered within dec_win) and R[i] (cost: bytes/T toward uncongested
  * pairs) for i < s->n, saturated at FAFC_RATE_MAX, and returns the demand
- * D in bytes; D <= 0 means no pause (the queue is not growing).
+ * D in bytes; D <= 0 means no pause (the queue is not growing). *raw gets
+ * the demand of l.13 before the cap of FAFC_F_DEMAND_CAP [A39].
  */
 s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
-		  u64 now, u64 thop, s64 *a, s64 *R);
+		  u64 now, u64 thop, s64 *a, s64 *R, s64 *raw);
 
 /*
  * min sum R_i x_i  s.t.  sum a_i x_i >= D, 0 <= x_i <= 1  (eqs. 9-11 with

@@ -5,3 +5,4 @@
 
 /* For the scheme modules. */
 EXPORT_TRACEPOINT_SYMBOL_GPL(fafc_solve);
+EXPORT_TRACEPOINT_SYMBOL_GPL(fafc_lp);

@@ -56,6 +56,7 @@ struct fafc_port_stats {
 	u64 lp_solves;
 	u64 lp_idle;
 	u64 lp_infeasible;
+	u64 lp_capped;
 	u64 solve_ns;
 	u64 solve_ns_max;
 	u64 user_sent;

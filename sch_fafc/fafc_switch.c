@@ -91,7 +91,8 @@ void fafc_params_default(struct fafc_params *p)
 		.fdec = FAFC_Q16(0.8),
 		.dec_win = 4,
 		.horizon = 2,
-		.flags = FAFC_FL_ECN | FAFC_FL_ECNOF | FAFC_FL_PRED,
+		.flags = FAFC_FL_ECN | FAFC_FL_ECNOF | FAFC_FL_PRED |
+			 FAFC_FL_DEMAND_CAP,
 	};
 }
 
@@ -452,7 +453,7 @@ static void trigger(struct fafc_switch *fsw, int e, u64 now)
 	struct fafc_port_stats *ps = &fsw->pst[e];
 	struct fafc_request *rq = &fsw->req[e];
 	u64 t0 = ktime_get_ns(), total;
-	s64 D, sum = 0;
+	s64 D, raw, sum = 0;
 	u32 paused;
 	int i;
 
@@ -464,7 +465,9 @@ static void trigger(struct fafc_switch *fsw, int e, u64 now)
 		return;
 	}
 	D = fafc_lp_build(fsw->st, &fsw->cfg, e, now, fsw->thop, fsw->a,
-			  fsw->R);
+			  fsw->R, &raw);
+	if (raw > D)
+		ps->lp_capped++;	/* [A39] */
 	if (D <= 0) {
 		ps->lp_idle++;
 		return;
@@ -476,6 +479,7 @@ static void trigger(struct fafc_switch *fsw, int e, u64 now)
 	}
 	if (sum < D)
 		ps->lp_infeasible++;	/* [A15] */
+	trace_fafc_lp(fsw->port[e]->port.dev, raw, D, sum);
 
 	if (fsw->par.solver == FAFC_SOLVER_USER) {
 		request(fsw, e, D);

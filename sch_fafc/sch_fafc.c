@@ -149,6 +149,7 @@ static int put_counters(struct sk_buff *skb, const struct fafc_port_view *v,
 		{ TCA_FAFC_STATS_LP_SOLVES, v->st.lp_solves },
 		{ TCA_FAFC_STATS_LP_IDLE, v->st.lp_idle },
 		{ TCA_FAFC_STATS_LP_INFEASIBLE, v->st.lp_infeasible },
+		{ TCA_FAFC_STATS_LP_CAPPED, v->st.lp_capped },
 		{ TCA_FAFC_STATS_SOLVE_NS, v->st.solve_ns },
 		{ TCA_FAFC_STATS_SOLVE_NS_MAX, v->st.solve_ns_max },
 		{ TCA_FAFC_STATS_USER_SENT, v->st.user_sent },
@@ -343,7 +344,8 @@ static int fafc_init(struct Qdisc *sch, struct nlattr *opt,
 	BUILD_BUG_ON(FAFC_F_ECN != FAFC_FL_ECN || FAFC_F_ECNOF != FAFC_FL_ECNOF ||
 		     FAFC_F_PRED != FAFC_FL_PRED ||
 		     FAFC_F_TREND_HOLT != FAFC_FL_TREND_HOLT ||
-		     FAFC_F_TIE_VERTEX != FAFC_FL_TIE_VERTEX);
+		     FAFC_F_TIE_VERTEX != FAFC_FL_TIE_VERTEX ||
+		     FAFC_F_DEMAND_CAP != FAFC_FL_DEMAND_CAP);
 	fcq_drr_init(&q->drr, mtu, FCQ_DRR_LOCAL_MAX);
 	for (i = 0; i < FCQ_NUM_PRIO; i++) {
 		__skb_queue_head_init(&q->fifo[i]);

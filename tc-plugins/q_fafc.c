@@ -28,6 +28,7 @@ static void explain(void)
 		"  [ dec_win N ] [ horizon N ] [ solver kernel | user ]\n"
 		"  [ frame pfc | fcq ] [ ecn_pred on | off ] [ ecnof on | off ]\n"
 		"  [ pred on | off ] [ trend alg1 | holt ] [ tie spread | vertex ]\n"
+		"  [ demand_cap on | off ]\n"
 		"F := a fraction in (0,1], like 0.8 or 4/5\n");
 }
 
@@ -66,6 +67,7 @@ static const struct {
 	{ "pred", FAFC_FL_PRED, "off", "on" },
 	{ "trend", FAFC_FL_TREND_HOLT, "alg1", "holt" },
 	{ "tie", FAFC_FL_TIE_VERTEX, "spread", "vertex" },
+	{ "demand_cap", FAFC_FL_DEMAND_CAP, "off", "on" },
 };
 #define N_FLAG_OPTS (sizeof(flag_opts) / sizeof(flag_opts[0]))
 
@@ -308,6 +310,7 @@ static int fafc_print_xstats(struct qdisc_util *qu, FILE *f,
 		{ TCA_FAFC_STATS_LP_SOLVES, "lp_solves", false },
 		{ TCA_FAFC_STATS_LP_IDLE, "lp_idle", false },
 		{ TCA_FAFC_STATS_LP_INFEASIBLE, "lp_infeasible", false },
+		{ TCA_FAFC_STATS_LP_CAPPED, "lp_capped", false },
 		{ TCA_FAFC_STATS_SOLVE_NS, "solve_ns", false },
 		{ TCA_FAFC_STATS_SOLVE_NS_MAX, "solve_ns_max", false },
 		{ TCA_FAFC_STATS_USER_SENT, "user_sent", true },

@@ -276,7 +276,7 @@ static void slot_residue(void **state)
 static void lp_build(void **state)
 {
 	struct fafc_cfg c = cfg(FAFC_F_PRED);
-	s64 a[3], R[3], D;
+	s64 a[3], R[3], D, raw;
 	int t;
 
 	/* Ports 0 and 1 send to 2 (congested); port 1 also to 0, idle. */
@@ -289,15 +289,64 @@ static void lp_build(void **state)
 		fafc_dequeue(&st, &c, 1, 0, 5000);
 		fafc_update_rate(&st, &c, 0, THOP);
 	}
-	D = fafc_lp_build(&st, &c, 2, 1000, THOP, a, R);
+	D = fafc_lp_build(&st, &c, 2, 1000, THOP, a, R, &raw);
 	assert_true(D > 19000 && D < 21000);	/* growth per T_hop */
+	assert_int_equal(D, raw);		/* no cap: the flag is off */
 	assert_true(a[0] > 19000 && a[1] > 19000);
 	assert_int_equal(R[0], 0);		/* only toward 2 */
 	assert_true(R[1] > 4900);		/* also toward idle 0 */
 	assert_int_equal(a[2], 0);
 	/* Within dec_win T_hop of the last trigger: a * f_dec. */
-	fafc_lp_build(&st, &c, 2, 1000 + THOP, THOP, a, R);
+	fafc_lp_build(&st, &c, 2, 1000 + THOP, THOP, a, R, &raw);
 	assert_true(a[0] > 15000 && a[0] < 17000);
+}
+
+/*
+ * E1 in small [A39]: port 0 sends 5000 per T_hop to the congested egress 2
+ * and 20000 to port 3, port 1 20000 only to 2; 2 drains 20000. A large
+ * pausOf_*e (bytes due back after a pause) makes Alg. 2's demand exceed
+ * what pausing both removes. Uncapped, the LP is infeasible and pauses
+ * port 0 too [A15]; capped at arrivals - departures (5000), port 1 alone
+ * covers it and port 0 keeps sending.
+ */
+static void demand_cap(void **state)
+{
+	s64 a[4], R[4], D, raw;
+	u32 x[4];
+	int cap, t;
+
+	for (cap = 0; cap < 2; cap++) {
+		struct fafc_cfg c = cfg(FAFC_F_PRED |
+					(cap ? FAFC_F_DEMAND_CAP : 0));
+
+		reset(4);
+		for (t = 0; t < 40; t++) {
+			fafc_enqueue(&st, &c, 0, 2, 5000, false);
+			fafc_enqueue(&st, &c, 1, 2, 20000, false);
+			fafc_dequeue(&st, &c, 1, 2, 20000);
+			fafc_enqueue(&st, &c, 0, 3, 20000, false);
+			fafc_dequeue(&st, &c, 0, 3, 20000);
+			fafc_update_rate(&st, &c, 0, THOP);
+		}
+		st.eg[2].pausof = 30000;
+		D = fafc_lp_build(&st, &c, 2, 1000, THOP, a, R, &raw);
+		assert_true(raw > 34000 && raw < 36000);
+		assert_true(a[0] + a[1] < raw);
+		if (!cap) {
+			assert_int_equal(D, raw);
+			assert_int_equal(fafc_lp_solve(4, a, R, D, false, x), -1);
+			assert_int_equal(x[0], FAFC_X_ONE);
+			continue;
+		}
+		assert_true(D > 4900 && D < 5100);
+		assert_int_equal(fafc_lp_solve(4, a, R, D, false, x), 0);
+		assert_int_equal(x[0], 0);
+		assert_true(x[1] > FAFC_X_ONE / 5 && x[1] < FAFC_X_ONE / 10 * 3);
+		/* Within dec_win: a_i * f_dec, but the bound is physical. */
+		D = fafc_lp_build(&st, &c, 2, 1000 + THOP, THOP, a, R, &raw);
+		assert_true(a[1] > 15900 && a[1] < 16100);
+		assert_true(D > 4900 && D < 5100);
+	}
 }
 
 /* A late timer: growth is still counted per T_hop. */
@@ -381,6 +430,7 @@ int main(void)
 		cmocka_unit_test(slots),
 		cmocka_unit_test(slot_residue),
 		cmocka_unit_test(lp_build),
+		cmocka_unit_test(demand_cap),
 		cmocka_unit_test(late_step),
 		cmocka_unit_test(paused_rate),
 	};

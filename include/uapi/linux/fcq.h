@@ -134,7 +134,8 @@ enum fafc_frame {
 #define FAFC_FL_PRED		0x04	/* trigger on the Holt prediction */
 #define FAFC_FL_TREND_HOLT	0x08	/* trend from the smoothed level, eq. (3) */
 #define FAFC_FL_TIE_VERTEX	0x10	/* LP ties: a vertex, not an even spread */
-#define FAFC_FL_ALL		0x1f
+#define FAFC_FL_DEMAND_CAP	0x20	/* LP demand <= arrivals - departures */
+#define FAFC_FL_ALL		0x3f
 
 /*
  * xstats of every fcq qdisc: nested attributes in TCA_STATS_APP. Counters
@@ -220,6 +221,10 @@ enum {
 	TCA_FAFC_STATS_PAUSE_NS,	/* their total duration, ns (Fig. 3) */
 	/* as a host NIC */
 	TCA_FAFC_STATS_CWR,		/* enqueues answered NET_XMIT_CN */
+	/* this port as an egress, again */
+	TCA_FAFC_STATS_LP_CAPPED,	/* LPs whose demand was capped at
+					 * arrivals - departures
+					 */
 	__TCA_FAFC_STATS_MAX
 };
 #define TCA_FAFC_STATS_MAX	(__TCA_FAFC_STATS_MAX - 1)
