@@ -3,16 +3,20 @@
 #
 # fafc_e1.sh: experiment E1 of specs/fafc.md 5.5, the minimal proof that
 # FAFC beats PFC. One bridge; senders s1..s8 each send a 500 kB burst to r
-# at once (an 8:1 incast, four times), while s1 also carries a long victim flow
-# to v, which leaves by an uncongested port. Under PFC the incast fills
+# at once (an 8:1 incast, four times), while s1 also carries a long victim
+# flow to v, which leaves by an uncongested port. Under PFC the incast fills
 # every sender's ingress queue, so s1 is paused like the others and the
 # victim stalls with it. FAFC's LP pauses the ports that carry only incast
 # traffic (their cost R_i is 0) and spares s1.
 #
-# Run three times on fresh namespaces: pfc; fafc with the in-kernel solver
-# and PFC frames; fafc with fafcd (solver user) and fcq frames. The incast
-# is UDP at line rate (as RDMA would send it: TCP's slow start never builds
-# an incast queue at these buffer sizes); the victim is a TCP bulk flow.
+# Run four times on fresh namespaces: pfc; pfc with FIFO queues; fafc with
+# the in-kernel solver and PFC frames; fafc with fafcd (solver user) and fcq
+# frames. fafc serves its class by DRR over the ingress ports (the paper's
+# port-based WFQ), so the baseline pfc does too (`sched drr`, specs/fafc.md
+# 5.5: the same scheduler for all schemes); pfc's FIFO is the ablation,
+# reported beside it. The incast is UDP at line rate (as RDMA would send
+# it: TCP's slow start never builds an incast queue at these buffer sizes);
+# the victim is a TCP bulk flow.
 # All on lossless priority 3. The hosts run the same qdisc in every run
 # (fafc with cwr off: round robin over the host's flows, honours PFC and
 # fcq pauses), so only the switch differs. f_dec is 1: it corrects for
@@ -23,10 +27,9 @@
 # paper's byte values apply unchanged: th_p 350 kB, th_e 200 kB, PFC XOFF
 # 50 kB (8 ports x 50 kB = th_p, as the paper calibrates).
 #
-# The spec's targets (victim >= 1.5x pfc, s1 paused <= 10% of pfc's) are
-# reported; the checks assert the direction with margins that TCG's timer
-# noise keeps (see Documentation/fafc.rst, Results). s1's remaining pauses
-# are the infeasible LPs [A15]: the notes print both.
+# Checks: the spec's targets (victim >= 1.5x pfc's goodput, s1 paused at
+# most 10% of pfc's time and less than the incast-only ports, incast within
+# +5%, no loss), with either solver.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/ktap.sh"
@@ -67,6 +70,7 @@ run() {
 	capture h-s2 s2-eth "$dir/s2.pcapng"
 	echo > "$TR/trace"
 	echo 1 > "$TR/events/fcq/fafc_solve/enable"
+	echo 1 > "$TR/events/fcq/fafc_lp/enable"
 
 	serve r -t $TOS
 	serve v -t $TOS
@@ -87,6 +91,7 @@ run() {
 	wait $victim
 	sleep 0.5
 	echo 0 > "$TR/events/fcq/fafc_solve/enable"
+	echo 0 > "$TR/events/fcq/fafc_lp/enable"
 	cp "$TR/trace" "$dir/trace"
 	capture_stop
 	if [ -n "$fafcd" ]; then
@@ -152,59 +157,51 @@ ktap_plan 11
 FAFC="fafc rate $RATE delay $DELAY lossless 3 response $RESPONSE \
 	th_p 350000 th_e 200000 fdec 1"
 HOST="fafc rate $RATE delay $DELAY lossless 3 cwr off"
+PFC="pfc rate $RATE delay $DELAY lossless 3 xoff 50000 xon 47000 \
+	response $RESPONSE"
 # shellcheck disable=SC2086
-run pfc pfc rate $RATE delay $DELAY lossless 3 xoff 50000 xon 47000 \
-	response $RESPONSE -- $HOST
+run pfc $PFC sched drr -- $HOST
+# shellcheck disable=SC2086
+run pfc_fifo $PFC -- $HOST
 # shellcheck disable=SC2086
 run fafc $FAFC -- $HOST
 # shellcheck disable=SC2086
 run user fafcd $FAFC solver user frame fcq -- $HOST
 
-for r in pfc fafc user; do
+for r in pfc pfc_fifo fafc user; do
 	ktap_note "$r: drops $(cat "$OUT/$r/drops"); incast $(incast_ms $r) ms per event; victim $(victim_mbps $r) Mbit/s during the incast; paused s1 / mean s2..s8: $(paused_ms $r) ms"
 done
 
 # 1. Lossless, and every flow completed, under every scheme.
 bad=
-for r in pfc fafc user; do
+for r in pfc pfc_fifo fafc user; do
 	read -r d _ <"$OUT/$r/drops"
 	n=$(jq -s 'map(select(.fct_ns)) | length' "$OUT/$r/incast.jsonl")
 	[ "$d" = 0 ] && [ "$n" = "$FLOWS" ] || bad="$bad $r:drops=$d,flows=$n/$FLOWS"
 done
-[ -z "$bad" ] && ktap_pass "no drop and all $FLOWS incast flows complete (pfc, fafc, fafc+fafcd)" ||
-	ktap_fail "no drop and all $FLOWS incast flows complete (pfc, fafc, fafc+fafcd)" "$bad"
+[ -z "$bad" ] && ktap_pass "no drop and all $FLOWS incast flows complete (pfc, FIFO pfc, fafc, fafc+fafcd)" ||
+	ktap_fail "no drop and all $FLOWS incast flows complete (pfc, FIFO pfc, fafc, fafc+fafcd)" "$bad"
 
-# 2. The victim: not hurt (target 1.5x pfc's; asserted: at least 0.9x).
-# Over 4-event runs in the guest the ratio ranged 1.06-2.26 (see
-# Documentation/fafc.rst, Results): pfc's own victim goodput varies by a
-# third from run to run under TCG, so the target itself is reported only.
+# 2. The victim keeps at least 1.5x its goodput under pfc (same DRR);
+# beside FIFO pfc it is only reported.
 vp=$(victim_mbps pfc)
+vq=$(victim_mbps pfc_fifo)
 for r in fafc user; do
 	vf=$(victim_mbps $r)
-	ktap_note "$r: victim $(awk "BEGIN { printf \"%.2f\", $vf / ($vp ? $vp : 1) }")x pfc's (target 1.5x)"
-	awk "BEGIN { exit !($vf >= 0.9 * $vp && $vf > 0) }" &&
-		ktap_pass "$r: victim goodput $vf Mbit/s >= 0.9 x pfc's $vp" ||
-		ktap_fail "$r: victim goodput $vf Mbit/s >= 0.9 x pfc's $vp"
+	ktap_note "$r: victim $(awk "BEGIN { printf \"%.2fx pfc's, %.2fx FIFO pfc's\", $vf / ($vp ? $vp : 1), $vf / ($vq ? $vq : 1) }")"
+	awk "BEGIN { exit !($vf >= 1.5 * $vp && $vf > 0) }" &&
+		ktap_pass "$r: victim goodput $vf Mbit/s >= 1.5 x pfc's $vp" ||
+		ktap_fail "$r: victim goodput $vf Mbit/s >= 1.5 x pfc's $vp"
 done
 
-# 3. Pauses land on the incast-only ports: s1 is paused at most half as
-# long as under PFC (target 10%), and with the kernel solver less than
-# s2..s8 on average. fafcd applies fewer LPs (late answers are dropped),
-# so s1's infeasible-LP pauses weigh more there: in the guest its s1 time
-# ranged from 0.4x to 1.2x the others' mean, so that part is only printed.
+# 3. Pauses land on the incast-only ports: s1 is paused at most 10% as
+# long as under pfc, and less than s2..s8 on average.
 read -r s1p _ <<<"$(paused_ms pfc)"
 for r in fafc user; do
 	read -r s1 others <<<"$(paused_ms $r)"
-	if [ $r = fafc ]; then
-		awk "BEGIN { exit !($s1 <= 0.5 * $s1p && $s1 < $others) }" &&
-			ktap_pass "$r: s1 paused ${s1} ms: <= 50% of pfc's ${s1p} ms, < s2..s8's mean ${others} ms" ||
-			ktap_fail "$r: s1 paused ${s1} ms: <= 50% of pfc's ${s1p} ms, < s2..s8's mean ${others} ms"
-	else
-		ktap_note "$r: s1 paused ${s1} ms, s2..s8's mean ${others} ms"
-		awk "BEGIN { exit !($s1 <= 0.5 * $s1p) }" &&
-			ktap_pass "$r: s1 paused ${s1} ms: <= 50% of pfc's ${s1p} ms" ||
-			ktap_fail "$r: s1 paused ${s1} ms: <= 50% of pfc's ${s1p} ms"
-	fi
+	awk "BEGIN { exit !($s1 <= 0.1 * $s1p && $s1 < $others) }" &&
+		ktap_pass "$r: s1 paused ${s1} ms: <= 10% of pfc's ${s1p} ms, < s2..s8's mean ${others} ms" ||
+		ktap_fail "$r: s1 paused ${s1} ms: <= 10% of pfc's ${s1p} ms, < s2..s8's mean ${others} ms"
 done
 
 # 4. The incast itself finishes no more than 5% later than under PFC.
@@ -226,7 +223,7 @@ for r in fafc user; do
 		ktap_fail "$r: pause LPs solved by the $solver solver"
 done
 for r in fafc user; do
-	ktap_note "$r: FAFC pauses per switch port (count/ms): $(jq -r '[.[] | select(.kind == "fafc" and .fafc.pauses > 0) | "\(.fafc.pauses)/\(.fafc.pause_ns / 1e6 | floor)"] | join(" ")' "$OUT/$r/sw.json"); infeasible LPs: $(jq '.[] | select(.fafc.lp_infeasible > 0) | .fafc.lp_infeasible' "$OUT/$r/sw.json")"
+	ktap_note "$r: FAFC pauses per switch port (count/ms): $(jq -r '[.[] | select(.kind == "fafc" and .fafc.pauses > 0) | "\(.fafc.pauses)/\(.fafc.pause_ns / 1e6 | floor)"] | join(" ")' "$OUT/$r/sw.json"); sw-r LPs capped / infeasible: $(jq -r '.[] | select(.dev == "sw-r") | "\(.fafc.lp_capped) / \(.fafc.lp_infeasible)"' "$OUT/$r/sw.json")"
 done
 ktap_note "sw-r fafc stats (user run): $(jq -c '.[0].fafc' "$OUT/user/sw-r.json")"
 [ -f "$OUT/user/fafcd.json" ] && ktap_note "fafcd: $(jq -c . "$OUT/user/fafcd.json")"
