@@ -62,6 +62,7 @@ struct fafc_port_stats {
 	u64 user_sent;
 	u64 user_busy;
 	u64 user_late;
+	u64 user_stale;
 	u64 user_lost;
 	u64 pauses;
 	u64 pause_ns;

@@ -633,7 +633,7 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 	} else if (!rq->busy || rq->seq != seq) {
 		status = FCQ_FAFC_STALE;
-		fsw->pst[e].user_late++;
+		fsw->pst[e].user_stale++;
 	} else {
 		latency = now - rq->sent;
 		rq->busy = false;

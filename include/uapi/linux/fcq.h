@@ -214,17 +214,18 @@ enum {
 	TCA_FAFC_STATS_SOLVE_NS_MAX,
 	TCA_FAFC_STATS_USER_SENT,	/* LPs sent to fafcd */
 	TCA_FAFC_STATS_USER_BUSY,	/* triggers while one was outstanding */
-	TCA_FAFC_STATS_USER_LATE,	/* answers after T_hop, or stale */
+	TCA_FAFC_STATS_USER_LATE,	/* answers after T_hop */
 	TCA_FAFC_STATS_USER_LOST,	/* requests with no listener or no memory */
 	/* this port as an ingress */
 	TCA_FAFC_STATS_PAUSES,		/* pauses the LP gave it */
 	TCA_FAFC_STATS_PAUSE_NS,	/* their total duration, ns (Fig. 3) */
 	/* as a host NIC */
 	TCA_FAFC_STATS_CWR,		/* enqueues answered NET_XMIT_CN */
-	/* this port as an egress, again */
+	/* this port as an egress, added later */
 	TCA_FAFC_STATS_LP_CAPPED,	/* LPs whose demand was capped at
 					 * arrivals - departures
 					 */
+	TCA_FAFC_STATS_USER_STALE,	/* answers to no outstanding request */
 	__TCA_FAFC_STATS_MAX
 };
 #define TCA_FAFC_STATS_MAX	(__TCA_FAFC_STATS_MAX - 1)
