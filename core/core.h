@@ -11,6 +11,7 @@
 #define FCQ_CORE_H
 
 #ifdef __KERNEL__
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <linux/math64.h>
 #include <linux/string.h>
@@ -28,6 +29,13 @@ typedef int32_t s32;
 #endif
 
 #define FCQ_NS_PER_SEC 1000000000ULL
+
+/* A store that a lockless reader may load at any time (READ_ONCE there). */
+#ifdef __KERNEL__
+#define FCQ_WRITE_ONCE(x, val)	WRITE_ONCE(x, val)
+#else
+#define FCQ_WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))
+#endif
 
 /* 64-bit division that also links on 32-bit kernels. */
 static inline u64 fcq_div64(u64 a, u64 b)

@@ -12,14 +12,15 @@ void fcq_pause_set(struct fcq_pause *p, u64 now, u64 ns)
 	if (p->until > p->since)
 		p->total += fcq_min64(now, p->until) - p->since;
 	p->since = now;
-	p->until = now + ns;
+	FCQ_WRITE_ONCE(p->until, now + ns);	/* the data path reads it */
 }
 
 void fcq_pause_extend(struct fcq_pause *p, u64 now, u64 ns)
 {
 	now = fcq_max64(now, p->since);
 	if (now < p->until) {
-		p->until += ns;		/* the running interval goes on */
+		/* the running interval goes on */
+		FCQ_WRITE_ONCE(p->until, p->until + ns);
 		return;
 	}
 	fcq_pause_set(p, now, ns);
