@@ -36,9 +36,4 @@ struct sk_buff *fcq_drr_peek(struct fcq_drr *d);
  */
 struct sk_buff *fcq_drr_dequeue(struct fcq_drr *d);
 
-static inline bool fcq_drr_empty(const struct fcq_drr *d)
-{
-	return list_empty(&d->active);
-}
-
 #endif /* FCQ_DRR_H */
