@@ -138,6 +138,16 @@ victim_mbps() {
 	done | awk '{ b += $1; t += $2 } END { printf "%.2f", t ? b * 8e3 / t : 0 }'
 }
 
+# Mean incast FCT of s1's flows and of s2..s8's (ms): FAFC pauses the
+# pure-incast ports first, so their flows may finish later [A37].
+flow_fct_ms() {
+	local dir=$OUT/$1
+	jq -s 'map(.fct_ns) | add / length / 1e6' "$dir/incast_s1.jsonl" |
+		tr '\n' ' '
+	cat "$dir"/incast_s[2-8].jsonl |
+		jq -s 'map(.fct_ns) | add / length / 1e6'
+}
+
 # Paused time of s1 and the mean of s2..s8 (ms).
 paused_ms() {
 	awk '$1 == "s1" { s1 = $2 } $1 != "s1" { o += $2; n++ }
@@ -169,7 +179,7 @@ run fafc $FAFC -- $HOST
 run user fafcd $FAFC solver user frame fcq -- $HOST
 
 for r in pfc pfc_fifo fafc user; do
-	ktap_note "$r: drops $(cat "$OUT/$r/drops"); incast $(incast_ms $r) ms per event; victim $(victim_mbps $r) Mbit/s during the incast; paused s1 / mean s2..s8: $(paused_ms $r) ms"
+	ktap_note "$r: drops $(cat "$OUT/$r/drops"); incast $(incast_ms $r) ms per event; victim $(victim_mbps $r) Mbit/s during the incast; paused s1 / mean s2..s8: $(paused_ms $r) ms; incast FCT s1 / s2..s8: $(flow_fct_ms $r | awk '{ printf "%.0f / %.0f", $1, $2 }') ms"
 done
 
 # 1. Lossless, and every flow completed, under every scheme.

@@ -71,13 +71,16 @@ ktap_note "65535 quanta then XON 50 ms later: paused $d ns"
 	ktap_pass "zero quanta resumes before the pause expires" ||
 	ktap_fail "zero quanta resumes before the pause expires" "paused $d ns"
 
-# 3. Pause while paused: the newer frame replaces the running pause.
+# 3. Pause while paused: the newer frame replaces the running pause, so
+# the port stands still for the gap plus 51.2 ms (not the gap alone, not
+# 1.68 s). The frames are sent 50 ms apart but arrive with TCG's jitter
+# (a 49.6 ms gap was seen), so the gap is taken as at least 45 ms, as in 2.
 p0=$(h1 '.prio[3].paused_ns')
 inject pfc 3:65535 --wait 50ms pfc 3:2000
 settle 0.5
 d=$(($(h1 '.prio[3].paused_ns') - p0))
 ktap_note "65535 quanta then 2000 quanta 50 ms later: paused $d ns"
-[ "$d" -gt $((50000000 + Q2000_NS)) ] && [ "$d" -lt 160000000 ] &&
+[ "$d" -gt $((45000000 + Q2000_NS)) ] && [ "$d" -lt 160000000 ] &&
 	ktap_pass "a pause received while paused replaces the running one" ||
 	ktap_fail "a pause received while paused replaces the running one" "paused $d ns"
 
@@ -117,17 +120,21 @@ ktap_note "counters after 5 bad frames: malformed +$((m1 - m0)) bad_opcode +$((o
 	ktap_pass "no bad frame paused anything" ||
 	ktap_fail "no bad frame paused anything" "paused +$((p1 - p0)) ns, pfc_rx +$((r1 - r0))"
 
-# 6. Traffic went on: after the expiry and after the bad frames.
-sleep 1
+# 6. Traffic went on: after the expiry and after the bad frames. The
+# second window is 2 s: once (1 run in 17) the TCP flow made no progress
+# for a second after them, with no pause and no drop to show for it
+# (a TCP timeout under TCG, we think); a wedged port sends nothing at all.
+sleep 2
 kill $flow 2>/dev/null
 wait $flow
 after_expiry=$(goodput $((expired + Q2000_NS + 20000000)) 0.5)
-after_bad=$(goodput "$bad" 1)
-ktap_note "goodput 20-520 ms after the pause expired: $after_expiry Mbit/s; in the second after the bad frames: $after_bad Mbit/s (link: $RATE)"
+after_bad=$(goodput "$bad" 2)
+ktap_note "goodput 20-520 ms after the pause expired: $after_expiry Mbit/s; in the 2 s after the bad frames: $after_bad Mbit/s (link: $RATE)"
 [ "$after_expiry" -gt 10 ] && ktap_pass "the flow resumes after expiry, without XON" ||
 	ktap_fail "the flow resumes after expiry, without XON"
-[ "$after_bad" -gt 10 ] && ktap_pass "the port keeps forwarding after the bad frames" ||
-	ktap_fail "the port keeps forwarding after the bad frames"
+[ "$after_bad" -gt 5 ] && ktap_pass "the port keeps forwarding after the bad frames" ||
+	ktap_fail "the port keeps forwarding after the bad frames" \
+		"samples in the window: $(jq -s --argjson a "$bad" 'map(select(.ns >= $a and .ns <= $a + 2e9)) | length' "$WORK/flow.jsonl")"
 cp "$WORK/flow.jsonl" "$OUT/"
 drops=$(total_drops)
 [ "${drops%% *}" = 0 ] && ktap_pass "no data packet lost meanwhile" ||
