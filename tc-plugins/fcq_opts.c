@@ -77,6 +77,23 @@ __u32 fcq_uint_arg(const char *opt, const char *arg)
 	return v;
 }
 
+int fcq_word_arg(const char *opt, const char *arg, const char *const *words)
+{
+	char why[128] = "expected ";
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcmp(arg, words[i]))
+			return i;
+	for (i = 0; words[i]; i++) {
+		if (i)
+			strncat(why, words[i + 1] ? ", " : " or ",
+				sizeof(why) - strlen(why) - 1);
+		strncat(why, words[i], sizeof(why) - strlen(why) - 1);
+	}
+	fcq_bad(opt, arg, why);
+}
+
 /* A non-negative fraction, as 0.125 or 1/8. */
 static double fraction(const char *opt, const char *arg)
 {
@@ -187,17 +204,12 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 			fcq_bad(opt, *argv, "expected a rate like 100mbit, 10gbit");
 		addattr_l(n, MAXLEN, TCA_FCQ_RATE, &rate, sizeof(rate));
 	} else if (!strcmp(opt, "trust")) {
+		/* in enum fcq_trust order */
+		static const char *const words[] = { "dscp", "pcp", "skb", NULL };
 		__u8 t;
 
 		NEXT_ARG();
-		if (!strcmp(*argv, "dscp"))
-			t = FCQ_TRUST_DSCP;
-		else if (!strcmp(*argv, "pcp"))
-			t = FCQ_TRUST_PCP;
-		else if (!strcmp(*argv, "skb"))
-			t = FCQ_TRUST_SKB;
-		else
-			fcq_bad(opt, *argv, "expected dscp, pcp or skb");
+		t = fcq_word_arg(opt, *argv, words);
 		addattr_l(n, MAXLEN, TCA_FCQ_TRUST, &t, sizeof(t));
 	} else if (!strcmp(opt, "dscp_map")) {
 		NEXT_ARG();

@@ -32,6 +32,8 @@ __u32 fcq_size_arg(const char *opt, const char *arg);
 __u32 fcq_time_arg(const char *opt, const char *arg);
 __u32 fcq_uint_arg(const char *opt, const char *arg);
 __u32 fcq_q16_arg(const char *opt, const char *arg);
+/* The index of @arg in the NULL-terminated @words ("expected a, b or c"). */
+int fcq_word_arg(const char *opt, const char *arg, const char *const *words);
 
 /* Parse a priority set: all, none or a list "3,4". */
 __u8 fcq_get_prios(const char *opt, const char *arg);

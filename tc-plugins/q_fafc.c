@@ -46,14 +46,7 @@ static void put_u32(struct nlmsghdr *n, int type, __u32 v)
 static int word2(const char *opt, const char *arg, const char *w0,
 		 const char *w1)
 {
-	char why[64];
-
-	if (!strcmp(arg, w0))
-		return 0;
-	if (!strcmp(arg, w1))
-		return 1;
-	snprintf(why, sizeof(why), "expected %s or %s", w0, w1);
-	fcq_bad(opt, arg, why);
+	return fcq_word_arg(opt, arg, (const char *const []){ w0, w1, NULL });
 }
 
 /* The switch-wide flags: word, bit, the words for clear and set. */

@@ -45,15 +45,12 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			}
 			addattr_l(n, 1024, TCA_PFC_QUANTA, quanta, sizeof(quanta));
 		} else if (!strcmp(*argv, "sched")) {
+			/* in enum fcq_sched order */
+			static const char *const words[] = { "fifo", "drr", NULL };
 			__u8 s;
 
 			NEXT_ARG();
-			if (!strcmp(*argv, "fifo"))
-				s = FCQ_SCHED_FIFO;
-			else if (!strcmp(*argv, "drr"))
-				s = FCQ_SCHED_DRR;
-			else
-				fcq_bad("sched", *argv, "expected fifo or drr");
+			s = fcq_word_arg("sched", *argv, words);
 			addattr_l(n, 1024, TCA_PFC_SCHED, &s, sizeof(s));
 		} else if (!strcmp(*argv, "help")) {
 			explain();
