@@ -48,6 +48,18 @@ settled_slabs() {
 	echo "$a"
 }
 
+# A sink on r and every sender's UDP flow to it at line rate, for good.
+incast() {
+	local s
+	serve r -t $TOS
+	sleep 0.3
+	for s in $SENDERS; do
+		nsx "h-$s" fcq-gen flows -u -T 60 -t $TOS "$(addr r):1000000000" \
+			>/dev/null 2>&1 &
+		NET_PIDS+=($!)
+	done
+}
+
 # pfc: sw-r's queues move between FIFO and per-ingress DRR, with packets
 # in them, four times. Sets SCHED_NOTE, SCHED_OK (no drop, all accepted,
 # a backlog to move).
@@ -80,13 +92,7 @@ round() {
 	fi
 	# shellcheck disable=SC2086
 	qdisc_all $SW -- $HOST
-	serve r -t $TOS
-	sleep 0.3
-	for s in $SENDERS; do
-		nsx "h-$s" fcq-gen flows -u -T 60 -t $TOS "$(addr r):1000000000" \
-			>/dev/null 2>&1 &
-		NET_PIDS+=($!)
-	done
+	incast
 	sleep 2
 	DUMP=$(nsx sw fcqctl -j switch)
 	[ "$KIND" = pfc ] && sched_switch
@@ -162,7 +168,6 @@ fcq_modules() {
 # Traffic through a fresh switch with fafcd in it: the UDP incast round()
 # uses, on qdiscs that must pause.
 fafc_traffic() {
-	local s
 	# shellcheck disable=SC2086
 	star bridge $SENDERS r
 	# shellcheck disable=SC2086
@@ -170,13 +175,7 @@ fafc_traffic() {
 	nsx sw nice -n -20 fafcd -f -S "$WORK/live.json" -l "$WORK/live.log" &
 	FAFCD=$!
 	NET_PIDS+=("$FAFCD")
-	serve r -t $TOS
-	sleep 0.3
-	for s in $SENDERS; do
-		nsx "h-$s" fcq-gen flows -u -T 60 -t $TOS "$(addr r):1000000000" \
-			>/dev/null 2>&1 &
-		NET_PIDS+=($!)
-	done
+	incast
 }
 
 fafcd_requests() {
