@@ -4,7 +4,7 @@
  * it (see Documentation/man/fafcd.8).
  *
  *   fafcd [-f | -d] [-s glpk|greedy] [-l LOGFILE] [-p PIDFILE]
- *         [-S STATSFILE] [-v] [-h]
+ *         [-S STATSFILE] [-v] [-h | --help]
  *
  * fafc qdiscs with `solver user` multicast each pause LP (FCQ_CMD_FAFC_LP)
  * to the "fafc" group of the generic netlink family "fcq". fafcd solves it
@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <net/if.h>
@@ -740,14 +741,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: fafcd [-f | -d] [-s glpk|greedy] [-l LOGFILE] [-p PIDFILE]\n"
-		"             [-S STATSFILE] [-v] [-h]\n"
-		"  -f  stay in the foreground (the default)\n"
-		"  -d  run as a daemon\n"
-		"  -s  LP solver: glpk (simplex, the default) or greedy (exact)\n"
-		"  -l  log to LOGFILE (default: stderr, syslog with -d)\n"
-		"  -p  write the pid to PIDFILE\n"
-		"  -S  keep JSON statistics in STATSFILE\n"
-		"  -v  log every request\n");
+		"             [-S STATSFILE] [-v] [-h | --help]\n"
+		"  -f          stay in the foreground (the default)\n"
+		"  -d          run as a daemon\n"
+		"  -s          LP solver: glpk (simplex, the default) or greedy (exact)\n"
+		"  -l          log to LOGFILE (default: stderr, syslog with -d)\n"
+		"  -p          write the pid to PIDFILE\n"
+		"  -S          keep JSON statistics in STATSFILE\n"
+		"  -v          log every request\n"
+		"  -h, --help  print this help and exit\n");
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -832,12 +834,18 @@ fail:
 	return -1;
 }
 
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static void parse_args(int argc, char **argv)
 {
 	bool fg = false;
 	int c;
 
-	while ((c = getopt(argc, argv, ":fds:l:p:S:vh")) != -1) {
+	while ((c = getopt_long(argc, argv, ":fds:l:p:S:vh", long_opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			fg = true;
@@ -872,6 +880,11 @@ static void parse_args(int argc, char **argv)
 		case ':':
 			bad_usage("-%c needs an argument", optopt);
 		default:
+			/* -h is valid: 'h' here is --help=ARG */
+			if (optopt == 'h')
+				bad_usage("--help takes no argument");
+			if (!optopt)	/* an unknown long option */
+				bad_usage("unknown option %s", argv[optind - 1]);
 			bad_usage("unknown option -%c", optopt);
 		}
 	}
