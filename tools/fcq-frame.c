@@ -4,6 +4,7 @@
  * well-formed or deliberately broken, to exercise a port's receive path.
  *
  *   fcq-frame DEV FRAME [MUTATION...] [--wait TIME FRAME [MUTATION...]]...
+ *   fcq-frame -h | --help
  *
  *   FRAME    := pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA
  *             | fafc PRIO:NS[:acc]  (FAFC pause of NS ns; acc: ACCUMULATE)
@@ -47,15 +48,23 @@ struct mutation {
 
 static u32 ext_seq;
 
-static void usage(void)
+static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: fcq-frame DEV FRAME [MUTATION...] [--wait TIME FRAME [MUTATION...]]...\n"
+		"       fcq-frame -h | --help\n"
 		"FRAME:    pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA | fafc PRIO:NS[:acc]\n"
 		"MUTATION: --len N | --dst MAC | --count N\n"
 		"          pfc, pause: --opcode HEX\n"
-		"          fafc:       --magic HEX | --version N | --type N\n");
-	exit(2);
+		"          fafc:       --magic HEX | --version N | --type N\n"
+		"TIME:     a number with s, ms or us\n"
+		"Prints the CLOCK_MONOTONIC time (ns) at which each frame was sent.\n");
+	exit(status);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	usage_to(stderr, 2);
 }
 
 static long num_base(const char *s, int base, long max)
@@ -266,8 +275,12 @@ int main(int argc, char **argv)
 				   .sll_halen = FCQ_ETH_ALEN };
 	struct ifreq ifr = { 0 };
 	u8 src[FCQ_ETH_ALEN];
-	int fd, i = 2;
+	int fd, i = 2, a;
 
+	/* Anywhere: no value (MAC, number, HEX, TIME) can be one of these. */
+	for (a = 1; a < argc; a++)
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help"))
+			usage_to(stdout, 0);
 	if (argc < 4)
 		usage();
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
