@@ -8,6 +8,7 @@
  *                          ingress bytes per priority and which priorities
  *                          are in XOFF
  *   fcqctl [-j] monitor    pause events as they happen (PFC sent/honoured)
+ *   fcqctl -h | --help     this, in short
  */
 #include <net/if.h>
 #include <stdbool.h>
@@ -128,13 +129,32 @@ static int event_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: fcqctl [-j] switch [ID]\n"
+		"       fcqctl [-j] monitor\n"
+		"       fcqctl -h | --help\n"
+		"  switch [ID]  the switches of this network namespace (or switch ID):\n"
+		"               buffer, occupancy, and per port its ingress bytes per\n"
+		"               priority and which priorities are in XOFF\n"
+		"  monitor      pause events as they happen (PFC sent/honoured)\n"
+		"  -j           JSON output\n"
+		"  -h, --help   print this help and exit\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct nl_sock *sk;
 	struct nl_msg *msg;
-	int family, i = 1, err, nsw = 0;
+	int family, i = 1, err, nsw = 0, a;
 	long id = -1;
 
+	for (a = 1; a < argc; a++)
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		}
 	if (argc > i && !strcmp(argv[i], "-j")) {
 		json = true;
 		i++;
@@ -149,7 +169,7 @@ int main(int argc, char **argv)
 	}
 	if (argc != i + 1 || id == -2 ||
 	    (strcmp(argv[i], "switch") && strcmp(argv[i], "monitor"))) {
-		fprintf(stderr, "usage: fcqctl [-j] switch [ID] | monitor\n");
+		usage(stderr);
 		return 2;
 	}
 	sk = nl_socket_alloc();
