@@ -2,10 +2,11 @@
 /*
  * fcq-gen - open-loop traffic with exact flow completion times.
  *
- *   fcq-gen server [-p PORT[,PORT...]] [-t TOS]
+ *   fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC]
  *       sink on TCP and UDP PORT (each of them): a flow announces its size
  *       in a 16-byte header, sends that many bytes, and gets one byte back
- *       once they all arrived.
+ *       once they all arrived. -c: the listeners' congestion control (a
+ *       DCTCP sender gets ECN only from a DCTCP listener).
  *
  *   fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]
  *                 FLOW...
@@ -25,6 +26,9 @@
  *   fcq-gen now
  *       CLOCK_MONOTONIC in ns, to compute an epoch shared by the generators
  *       of several hosts on one machine.
+ *
+ *   fcq-gen [COMMAND] -h | --help
+ *       the usage of every command, or of COMMAND, on stdout.
  *
  *   fcq-gen workload -n NET -w CDF -l LOAD -d SECONDS [-s SEED]
  *                    [-i FANIN:BYTES:PERIOD] [-g PG]
@@ -73,6 +77,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
@@ -132,20 +137,77 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void usage(void)
+/* Each command's usage, after "usage: ", as its --help prints it. */
+static const struct {
+	const char *cmd, *text;
+} usages[] = {
+	{ "server",
+	  "fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC]\n"
+	  "    a sink on TCP and UDP port PORT, each of them (default 5201)\n"
+	  "    -t TOS  IP TOS of what it sends   -c CC  TCP congestion control\n" },
+	{ "flows",
+	  "fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]\n"
+	  "                     DST:BYTES[@SECONDS]...\n"
+	  "    flows to sinks, each started at EPOCH_NS (CLOCK_MONOTONIC, default\n"
+	  "    now) + SECONDS; a JSON line per flow with its completion time\n"
+	  "    -u  UDP, not TCP                  -p PORT  the sinks' (default 5201)\n"
+	  "    -t TOS  IP TOS                    -c CC    TCP congestion control\n"
+	  "    -T SECONDS  a flow not done by then fails (default 60)\n" },
+	{ "bulk",
+	  "fcq-gen bulk [-p PORT] [-t TOS] [-c CC] [-i SECONDS] DST SECONDS\n"
+	  "    one long TCP flow; every -i SECONDS (default 0.1) a JSON line with\n"
+	  "    the bytes acknowledged so far\n" },
+	{ "now",
+	  "fcq-gen now\n"
+	  "    CLOCK_MONOTONIC in ns\n" },
+	{ "workload",
+	  "fcq-gen workload -n NET -w CDF -l LOAD -d SECONDS [-s SEED]\n"
+	  "                        [-i FANIN:BYTES:PERIOD] [-g PG]\n"
+	  "    an HPCC-simulator flow.txt on stdout: per host of NET, Poisson\n"
+	  "    arrivals for SECONDS at LOAD (a fraction of its link rate), sizes\n"
+	  "    from the CDF file; -s SEED (default 1), -i an incast of FANIN\n"
+	  "    senders every PERIOD s, -g PG the flows' pg (default 3)\n" },
+	{ "run",
+	  "fcq-gen run -n NET -f FLOW_TXT -s SELF -e EPOCH_NS [-k SCALE] [-u]\n"
+	  "                   [-c CC] [-T DRAIN_S]\n"
+	  "    the flows of FLOW_TXT from host SELF of NET, open loop from\n"
+	  "    EPOCH_NS, their start times stretched by SCALE (default 1); a line\n"
+	  "    of HPCC's fct.txt per completed flow; -u UDP, -c CC TCP congestion\n"
+	  "    control, -T DRAIN_S wait for the last flows (default 60)\n" },
+};
+#define NUSAGES	(sizeof(usages) / sizeof(usages[0]))
+
+/* Every command's usage, or @cmd's only; exits with @status. */
+static void __attribute__((noreturn))
+usage_to(FILE *f, const char *cmd, int status)
 {
-	fprintf(stderr,
-		"usage: fcq-gen server [-p PORT[,PORT...]] [-t TOS]\n"
-		"       fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]\n"
-		"                     DST:BYTES[@SECONDS]...\n"
-		"       fcq-gen bulk [-p PORT] [-t TOS] [-c CC] [-i SECONDS] DST SECONDS\n"
-		"       fcq-gen now\n"
-		"       fcq-gen workload -n NET -w CDF -l LOAD -d SECONDS [-s SEED]\n"
-		"                        [-i FANIN:BYTES:PERIOD] [-g PG]\n"
-		"       fcq-gen run -n NET -f FLOW_TXT -s SELF -e EPOCH_NS [-k SCALE] [-u]\n"
-		"                   [-c CC] [-T DRAIN_S]\n");
-	exit(2);
+	size_t i;
+
+	for (i = 0; cmd && i < NUSAGES; i++)
+		if (!strcmp(cmd, usages[i].cmd)) {
+			fprintf(f, "usage: %s", usages[i].text);
+			exit(status);
+		}
+	if (cmd) {		/* not a command: a usage error */
+		f = stderr;
+		status = 2;
+	}
+	fprintf(f, "usage: fcq-gen COMMAND [OPTION...] [ARG...]\n"
+		   "       fcq-gen [COMMAND] -h | --help\n");
+	for (i = 0; i < NUSAGES; i++)
+		fprintf(f, "\nusage: %s", usages[i].text);
+	exit(status);
 }
+
+static void __attribute__((noreturn)) usage(void)
+{
+	usage_to(stderr, NULL, 2);
+}
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 fail(const char *fmt, ...)
@@ -1392,7 +1454,8 @@ static int workload_main(int argc, char **argv)
 	uint64_t seed = 1;
 	int opt, pg = 3;
 
-	while ((opt = getopt(argc, argv, "n:w:l:d:s:i:g:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:w:l:d:s:i:g:h", long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'n': netf = optarg; break;
 		case 'w': cdff = optarg; break;
@@ -1401,6 +1464,7 @@ static int workload_main(int argc, char **argv)
 		case 's': seed = arg_u64(opt, optarg, UINT64_MAX); break;
 		case 'i': inc = optarg; break;
 		case 'g': pg = arg_u64(opt, optarg, 7); break;
+		case 'h': usage_to(stdout, "workload", 0);
 		default: usage();
 		}
 	}
@@ -1416,7 +1480,8 @@ static int run_main(int argc, char **argv)
 	double scale = 1;
 	int opt, self = -1;
 
-	while ((opt = getopt(argc, argv, "n:f:s:e:k:uc:T:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:f:s:e:k:uc:T:h", long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'n': netf = optarg; break;
 		case 'f': flowf = optarg; break;
@@ -1426,6 +1491,7 @@ static int run_main(int argc, char **argv)
 		case 'u': o.udp = true; break;
 		case 'c': o.cc = optarg; break;
 		case 'T': o.timeout = arg_num(opt, optarg, 0, 1e6); break;
+		case 'h': usage_to(stdout, "run", 0);
 		default: usage();
 		}
 	}
@@ -1443,6 +1509,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		usage();
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		usage_to(stdout, NULL, 0);
 	/* A sink that resets a flow fails that flow: report it, not SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
 	mode = argv[1];
@@ -1451,7 +1519,8 @@ int main(int argc, char **argv)
 		return workload_main(argc, argv);
 	if (!strcmp(mode, "run"))
 		return run_main(argc, argv);
-	while ((opt = getopt(argc, argv, "up:t:c:e:i:T:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "up:t:c:e:i:T:h", long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'u': o.udp = true; break;
 		case 'p': o.port = atoi(optarg); ports = optarg; break;
@@ -1460,6 +1529,7 @@ int main(int argc, char **argv)
 		case 'e': o.epoch = strtoull(optarg, NULL, 0); break;
 		case 'i': o.interval = atof(optarg); break;
 		case 'T': o.timeout = atof(optarg); break;
+		case 'h': usage_to(stdout, mode, 0);
 		default: usage();
 		}
 	}
