@@ -35,9 +35,13 @@
  *
  *   fcq-net down [-p PREFIX]
  *       delete every namespace whose name starts with PREFIX (idempotent).
+ *
+ *   fcq-net [COMMAND] -h | --help
+ *       the usage of every command, or of COMMAND, on stdout.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -83,16 +87,66 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-static void usage(void)
+/* Each command's usage, after "usage: ", as its --help prints it. */
+static const struct {
+	const char *cmd, *text;
+} usages[] = {
+	{ "gen",
+	  "fcq-net gen star:N|dumbbell:N:M|leafspine:L:S:H|ring:N:H\n"
+	  "                   [-r RATE] [-R UPLINK_RATE] [-d DELAY]\n"
+	  "    a topology in the HPCC simulator's topology.txt format on stdout\n"
+	  "    -r RATE         host links' rate (default 100Mbps)\n"
+	  "    -R UPLINK_RATE  switch-to-switch links' rate (default RATE)\n"
+	  "    -d DELAY        every link's delay (default 0.02ms)\n" },
+	{ "up",
+	  "fcq-net up TOPOLOGY_TXT -o DIR -S SWITCH_QDISC -H HOST_QDISC\n"
+	  "                  [-p PREFIX] [-k SCALE] [-m MTU] [-b]\n"
+	  "    build the fabric: a namespace per node, a veth pair per link, the\n"
+	  "    qdiscs (\"none\": no qdisc) with each link's rate and delay appended;\n"
+	  "    writes DIR/net.txt\n"
+	  "    -p PREFIX  of the namespaces' names (default fcq-)\n"
+	  "    -k SCALE   divide rates and multiply delays by SCALE (default 1)\n"
+	  "    -m MTU     of every veth, 576 to 65000 (default 1500)\n"
+	  "    -b         switches bridge (default: they route, ECMP)\n" },
+	{ "down",
+	  "fcq-net down [-p PREFIX]\n"
+	  "    delete every namespace whose name starts with PREFIX (default fcq-)\n" },
+};
+#define NUSAGES	(sizeof(usages) / sizeof(usages[0]))
+
+/* Every command's usage, or @cmd's only; exits with @status. */
+static void __attribute__((noreturn))
+usage_to(FILE *f, const char *cmd, int status)
 {
-	fprintf(stderr,
-		"usage: fcq-net gen star:N|dumbbell:N:M|leafspine:L:S:H|ring:N:H\n"
-		"                   [-r RATE] [-R UPLINK_RATE] [-d DELAY]\n"
-		"       fcq-net up TOPOLOGY_TXT -o DIR -S SWITCH_QDISC -H HOST_QDISC\n"
-		"                  [-p PREFIX] [-k SCALE] [-m MTU] [-b]\n"
-		"       fcq-net down [-p PREFIX]\n");
-	exit(2);
+	size_t i;
+
+	for (i = 0; cmd && i < NUSAGES; i++)
+		if (!strcmp(cmd, usages[i].cmd)) {
+			fprintf(f, "usage: %s", usages[i].text);
+			exit(status);
+		}
+	fprintf(f, "usage: fcq-net gen|up|down [OPTION...] [ARG...]\n"
+		   "       fcq-net [COMMAND] -h | --help\n");
+	for (i = 0; i < NUSAGES; i++)
+		fprintf(f, "\nusage: %s", usages[i].text);
+	exit(status);
 }
+
+static void __attribute__((noreturn)) usage(void)
+{
+	usage_to(stderr, NULL, 2);
+}
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 
 /* ---- topology.txt ---------------------------------------------------- */
 
@@ -232,13 +286,17 @@ static int gen(int argc, char **argv)
 
 	if (argc < 3)
 		usage();
+	if (is_help(argv[2]))
+		usage_to(stdout, "gen", 0);
 	spec = argv[2];
 	optind = 3;
-	while ((opt = getopt(argc, argv, "r:R:d:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:R:d:h", long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'r': rate = optarg; break;
 		case 'R': up = optarg; break;
 		case 'd': delay = optarg; break;
+		case 'h': usage_to(stdout, "gen", 0);
 		default: usage();
 		}
 	}
@@ -552,9 +610,12 @@ static int up(int argc, char **argv)
 
 	if (argc < 3)
 		usage();
+	if (is_help(argv[2]))
+		usage_to(stdout, "up", 0);
 	topo = argv[2];
 	optind = 3;
-	while ((opt = getopt(argc, argv, "o:S:H:p:k:m:b")) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:S:H:p:k:m:bh", long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'o': dir = optarg; break;
 		case 'S': swq = optarg; break;
@@ -563,6 +624,7 @@ static int up(int argc, char **argv)
 		case 'k': scale = atof(optarg); break;
 		case 'm': mtu = atoi(optarg); break;
 		case 'b': bridge = true; break;
+		case 'h': usage_to(stdout, "up", 0);
 		default: usage();
 		}
 	}
@@ -742,6 +804,8 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		usage();
+	if (is_help(argv[1]))
+		usage_to(stdout, NULL, 0);
 	if (!strcmp(argv[1], "gen"))
 		return gen(argc, argv);
 	if (!strcmp(argv[1], "up"))
@@ -750,7 +814,10 @@ int main(int argc, char **argv)
 		int opt;
 
 		optind = 2;
-		while ((opt = getopt(argc, argv, "p:")) != -1) {
+		while ((opt = getopt_long(argc, argv, "p:h", long_opts,
+					  NULL)) != -1) {
+			if (opt == 'h')
+				usage_to(stdout, "down", 0);
 			if (opt != 'p')
 				usage();
 			prefix = optarg;
