@@ -3,6 +3,7 @@
  * fcq-report - compare flow-control schemes run on the same experiment.
  *
  *   fcq-report [-o OUTDIR] [-t TITLE] DIR...
+ *   fcq-report -h | --help
  *
  * Each DIR is one scheme's run of the experiment:
  *   scheme        one line, the scheme's name.
@@ -142,11 +143,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: fcq-report [-o OUTDIR] [-t TITLE] DIR...\n"
+		"       fcq-report -h | --help\n"
 		"  DIR: one scheme's run: scheme, fct.txt (HPCC columns),\n"
 		"       optional summary.json and stats.json\n"
 		"  -o OUTDIR  where to write report.txt, report.json,\n"
 		"             slowdown.png (default: .)\n"
-		"  -t TITLE   the figure's and the report's title\n");
+		"  -t TITLE   the figure's and the report's title\n"
+		"  -h, --help print this help and exit\n");
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -881,7 +884,12 @@ int main(int argc, char **argv)
 	FILE *f;
 	int c;
 
-	while ((c = getopt(argc, argv, "ho:t:")) != -1) {
+	static const struct option long_opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((c = getopt_long(argc, argv, "ho:t:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outdir = optarg;
