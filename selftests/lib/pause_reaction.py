@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """
-pause_reaction.py TRACE SWITCH_DEV:HOST_DEV...
+usage: pause_reaction.py TRACE SWITCH_DEV:HOST_DEV...
+       pause_reaction.py -h | --help
 
 From the fcq:pause_tx / fcq:pause_rx events in a tracefs `trace` file, the
 time from a switch port starting to serialize an XOFF until the upstream
@@ -20,8 +21,18 @@ EV = re.compile(r'(pause_tx|pause_rx): dev=(\S+) .*?enable=0x([0-9a-f]+) '
 
 
 def main():
+    args = sys.argv[1:]
+    if '-h' in args or '--help' in args:
+        sys.stdout.write(__doc__.lstrip())
+        return 0
+    bad = [a for a in args if a.startswith('-')]
+    if not args or bad:
+        if bad:
+            sys.stderr.write('pause_reaction.py: unknown option %s\n' % bad[0])
+        sys.stderr.write(__doc__.lstrip().split('\n\n')[0] + '\n')
+        return 2
     tx, rx = {}, {}
-    with open(sys.argv[1]) as f:
+    with open(args[0]) as f:
         for line in f:
             m = EV.search(line)
             if not m:
@@ -32,7 +43,7 @@ def main():
             (tx if kind == 'pause_tx' else rx).setdefault(dev, []).append(
                 (enable, quanta, t1, t2))
     samples = []
-    for pair in sys.argv[2:]:
+    for pair in args[1:]:
         sw, host = pair.split(':')
         paused = set()
         for (en, q, start, _), (ren, rq, now, stop) in zip(tx.get(sw, []), rx.get(host, [])):
@@ -56,4 +67,4 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

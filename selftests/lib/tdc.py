@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """
+usage: tdc.py [-v] FILE.json...
+       tdc.py -h | --help
+
 Run tc-testing (tdc) JSON test cases and report TAP.
 
 The case format is the kernel's tools/testing/selftests/tc-testing one
@@ -10,7 +13,7 @@ does since 6.12, every case runs in a fresh network namespace $NS holding a
 veth pair $DEV0/$DEV1 and a dummy device $DUMMY. $TC is Debian's tc with
 TC_LIB_DIR pointing at fcq's plugins.
 
-usage: tdc.py [-v] FILE.json...
+  -v  print every case's log, not only the failed ones
 """
 import json
 import os
@@ -109,8 +112,17 @@ def run_case(case, names):
 
 
 def main():
-    verbose = '-v' in sys.argv
-    files = [a for a in sys.argv[1:] if a != '-v']
+    args = sys.argv[1:]
+    if '-h' in args or '--help' in args:
+        sys.stdout.write(__doc__.lstrip())
+        return 0
+    bad = [a for a in args if a.startswith('-') and a != '-v']
+    if bad:
+        sys.stderr.write('tdc.py: unknown option %s\n' % bad[0])
+        sys.stderr.write(__doc__.lstrip().split('\n\n')[0] + '\n')
+        return 2
+    verbose = '-v' in args
+    files = [a for a in args if a != '-v']
     cases = []
     for f in files:
         with open(f) as fp:
