@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# help_test.sh: every tool and script answers as GNU tools do. `X --help`
+# and `X -h` print a usage (stdout contains "sage") on stdout, nothing on
+# stderr, and exit 0; `X --no-such-option` exits non-zero with a message on
+# stderr. C tools with commands are checked per command (fcq-gen server
+# --help, ...). Host-side, a second or two; builds nothing: the C tools are
+# those `make tools` left in build/tools/, and a missing one fails its cases.
+#
+# A script runs only if its source mentions the option: one that does not
+# would take it for an argument and do its work (boot a guest, build
+# namespaces, run make check); its cases fail unrun. Likewise the bogus
+# option runs only after --help passed. Each run is limited to 5 s.
+#
+#   selftests/tools/help_test.sh      (FCQ_TOOLS=dir of the C tools to test)
+set -u
+
+usage() {
+	echo "Usage: $0 [-h | --help]"
+	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# the header above
+	echo "TAP on stdout."
+}
+if [ $# -gt 0 ]; then
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	*) echo "help_test.sh: unexpected argument '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+fi
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+. "$HERE/../lib/ktap.sh"
+
+TOOLS=${FCQ_TOOLS:-$TOP/build/tools}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+# Each case: a path from the top (build/tools/X: the C tool X in $TOOLS),
+# then the command words to put before the option, if any.
+CASES=(
+	"build/tools/fafcd"
+	"build/tools/fcq-frame"
+	"build/tools/fcqctl"
+	"build/tools/fcq-gen"
+	"build/tools/fcq-gen server"
+	"build/tools/fcq-gen flows"
+	"build/tools/fcq-gen bulk"
+	"build/tools/fcq-gen now"
+	"build/tools/fcq-gen workload"
+	"build/tools/fcq-gen run"
+	"build/tools/fcq-net"
+	"build/tools/fcq-net gen"
+	"build/tools/fcq-net up"
+	"build/tools/fcq-net down"
+	"build/tools/fcq-report"
+	"tools/fcq-exp"
+	"tools/demo"
+	"tools/setup"
+	"tools/vm/run"
+	"tools/vm/mkinitrd"
+	"selftests/check"
+	"selftests/guest-run"
+	"selftests/lib/summarize"
+	"selftests/lib/pause_reaction.py"
+	"selftests/lib/tdc.py"
+	"selftests/net/exp_hpcc.sh"
+	"selftests/net/exp_leafspine.sh"
+	"selftests/net/fafc_e1.sh"
+	"selftests/net/pfc_rx.sh"
+	"selftests/net/pfc_incast.sh"
+	"selftests/net/teardown.sh"
+	"selftests/vm/runner_test.sh"
+)
+for t in "$TOP"/selftests/tools/*_test.sh; do
+	CASES+=("${t#"$TOP"/}")
+done
+
+ktap_plan $((3 * ${#CASES[@]}))
+
+# The source mentions OPT as a word of its own ("-h)", '-h', "-h |").
+mentions() {
+	grep -qE -- "(^|[^[:alnum:]_-])$2([^[:alnum:]_-]|\$)" "$1"
+}
+
+# run CMD...: RC, OUT and ERR (files) of CMD, which may take 5 s.
+run() {
+	timeout -k 1 5 "$@" </dev/null >"$W/out" 2>"$W/err"
+	RC=$?
+}
+
+# What a run printed, for a failure's diagnostic.
+what() {
+	local rc="exit $RC"
+
+	[ $RC = 124 ] || [ $RC = 137 ] && rc="timed out after 5 s"
+	echo "$rc; stdout: $(head -c 100 "$W/out" | head -n 1);" \
+		"stderr: $(head -c 200 "$W/err" | head -n 2 | tr '\n' ' ')"
+}
+
+for c in "${CASES[@]}"; do
+	read -r path words <<<"$c"
+	label="${path#build/tools/}${words:+ $words}"
+	case "$path" in
+	build/tools/*) exe=$TOOLS/${path#build/tools/} script= ;;
+	*) exe=$TOP/$path script=$exe ;;
+	esac
+	# shellcheck disable=SC2206
+	cmd=("$exe" $words)
+
+	why=
+	if [ ! -e "$exe" ]; then
+		why="no $exe"
+		[ -n "$script" ] || why="$why: run make tools"
+	elif [ ! -x "$exe" ]; then
+		why="$exe is not executable"
+	fi
+	help_ok=0
+	for opt in --help -h; do
+		name="$label $opt: usage on stdout, exit 0, stderr empty"
+		if [ -n "$why" ]; then
+			ktap_fail "$name" "$why"
+			continue
+		fi
+		if [ -n "$script" ] && ! mentions "$script" "$opt"; then
+			ktap_fail "$name" "not run: $path does not handle $opt (it would run for real)"
+			continue
+		fi
+		run "${cmd[@]}" "$opt"
+		if [ $RC = 0 ] && [ ! -s "$W/err" ] && grep -q sage "$W/out"; then
+			ktap_pass "$name"
+			[ $opt = --help ] && help_ok=1
+		else
+			ktap_fail "$name" "$(what)"
+		fi
+	done
+
+	name="$label --no-such-option: non-zero exit, a message on stderr"
+	if [ -n "$why" ]; then
+		ktap_fail "$name" "$why"
+	elif [ $help_ok = 0 ]; then
+		ktap_fail "$name" "not run: --help failed, or was not run"
+	else
+		run "${cmd[@]}" --no-such-option
+		if [ $RC != 0 ] && [ $RC != 124 ] && [ $RC != 137 ] &&
+		   [ -s "$W/err" ]; then
+			ktap_pass "$name"
+		else
+			ktap_fail "$name" "$(what)"
+		fi
+	fi
+done
+ktap_finish
