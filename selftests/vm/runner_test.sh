@@ -5,6 +5,10 @@
 # status through, load fcq's modules and share a writable results
 # directory, and fail loudly on a kernel warning and on a hung guest.
 set -u
+USAGE="[6.1|6.12]"
+USAGE_MORE="TAP on stdout. Runs on the host; boots the guest (tools/vm/run) several times."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 1 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
@@ -12,7 +16,7 @@ KERNEL=${1:-6.1}
 RUN="$TOP/tools/vm/run -q --no-build --kernel $KERNEL"
 W=$(mktemp -d "$TOP/build/runner-test.XXXX")
 trap 'rm -rf "$W"' EXIT
-ktap_plan 4
+ktap_plan 6
 
 # shellcheck disable=SC2016
 $RUN --results "$W/ok" -- sh -c 'lsmod | grep -q "^sch_pfc" &&
@@ -44,4 +48,35 @@ took=$(($(date +%s) - start))
 [ $rc = 124 ] && [ $took -lt 60 ] &&
 	ktap_pass "a hung guest is stopped at the timeout (124 after ${took}s)" ||
 	ktap_fail "a hung guest is stopped at the timeout" "got $rc after ${took}s"
+# From a copy of the tree below /tmp, in a directory whose name has a space
+# (the guest's own /tmp must not hide it): the copy's init, modules and
+# working directory are the ones the guest uses.
+copy=$(mktemp -d "/tmp/fcq runner-test.XXXX")
+trap 'rm -rf "$W" "$copy"' EXIT
+(cd "$TOP" && tar -cf - --exclude=./.git --exclude=./build . &&
+	tar -cf - build/kmod build/tc build/tools) | tar -C "$copy" -xif -
+# shellcheck disable=SC2016
+(cd "$copy" && "$copy/tools/vm/run" -q --no-build --kernel "$KERNEL" \
+	--results "$W/copy" -- sh -c 'pwd >/run/results/probe &&
+	test -r tools/vm/guest-init && lsmod | grep -q "^sch_pfc"' \
+	2>"$W/copy.err")
+rc=$?
+where=$(cat "$W/copy/probe" 2>/dev/null)
+[ $rc = 0 ] && [ "$where" = "$copy" ] &&
+	ktap_pass "the runner works from a copy of the tree in /tmp, path with a space" ||
+	ktap_fail "the runner works from a copy of the tree in /tmp, path with a space" \
+		"exit $rc, guest cwd '$where': $(tail -n 3 "$W/copy.err")"
+
+# An init the guest cannot start: one plain line, exit 125, no panic.
+chmod -x "$copy/tools/vm/guest-init"
+"$copy/tools/vm/run" -q --no-build --kernel "$KERNEL" --results "$W/noinit" \
+	-- true 2>"$W/noinit.err"
+rc=$?
+if [ $rc = 125 ] && grep -q "could not start: .*guest-init" "$W/noinit.err" &&
+	! grep -q "kernel reported" "$W/noinit.err"; then
+	ktap_pass "a guest whose init cannot start says why and exits 125"
+else
+	ktap_fail "a guest whose init cannot start says why and exits 125" \
+		"exit $rc: $(head -c 300 "$W/noinit.err")"
+fi
 ktap_finish
