@@ -6,18 +6,10 @@
 # the simulator's columns.
 set -u
 
-usage() {
-	echo "Usage: $0 [-h | --help]"
-	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# the header above
-	echo "TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run)."
-	echo "Results in \$FCQ_RESULTS/exp_hpcc (FCQ_RESULTS defaults to /tmp)."
-}
-if [ $# -gt 0 ]; then
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	*) echo "exp_hpcc.sh: unexpected argument '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-fi
+USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
+Results in \$FCQ_RESULTS/exp_hpcc (FCQ_RESULTS defaults to /tmp)."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"

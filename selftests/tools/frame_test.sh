@@ -11,17 +11,9 @@
 #   selftests/tools/frame_test.sh      (FCQ_FRAME=path to test another binary)
 set -u
 
-usage() {
-	echo "Usage: $0 [-h | --help]"
-	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# the header above
-	echo "TAP on stdout."
-}
-if [ $# -gt 0 ]; then
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	*) echo "frame_test.sh: unexpected argument '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-fi
+USAGE_MORE="TAP on stdout."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"

@@ -10,18 +10,10 @@
 # Expected values are computed here, from the files, not by fcq-gen.
 set -u
 
-usage() {
-	echo "Usage: $0 [-h | --help]"
-	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# the header above
-	echo "TAP on stdout. Needs root (network namespaces). FCQ_GEN=path tests another"
-	echo "binary; without it, make builds build/tools/fcq-gen first."
-}
-if [ $# -gt 0 ]; then
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	*) echo "gen_test.sh: unexpected argument '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-fi
+USAGE_MORE="TAP on stdout. Needs root (network namespaces). FCQ_GEN=path tests another
+binary; without it, make builds build/tools/fcq-gen first."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd -P)	# as make spells $(CURDIR)
 . "$HERE/../lib/ktap.sh"

@@ -6,18 +6,10 @@
 # can cross, base RTTs, bridged mode, bad input, idempotent teardown.
 set -u
 
-usage() {
-	echo "Usage: $0 [-h | --help]"
-	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# the header above
-	echo "TAP on stdout. Needs root (network namespaces). FCQ_NET=path tests another"
-	echo "binary (default build/tools/fcq-net, from make tools)."
-}
-if [ $# -gt 0 ]; then
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	*) echo "net_test.sh: unexpected argument '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-fi
+USAGE_MORE="TAP on stdout. Needs root (network namespaces). FCQ_NET=path tests another
+binary (default build/tools/fcq-net, from make tools)."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"

@@ -10,17 +10,9 @@
 #   selftests/tools/report_test.sh      (FCQ_REPORT=path to test another binary)
 set -u
 
-usage() {
-	echo "Usage: $0 [-h | --help]"
-	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# the header above
-	echo "TAP on stdout. KEEP=1 keeps the work directory."
-}
-if [ $# -gt 0 ]; then
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	*) echo "report_test.sh: unexpected argument '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-fi
+USAGE_MORE="TAP on stdout. KEEP=1 keeps the work directory."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
