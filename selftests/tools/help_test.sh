@@ -8,7 +8,8 @@
 # --help, ...). Host-side, a second or two; builds nothing: the C tools are
 # those `make tools` left in build/tools/, and a missing one fails its cases.
 #
-# A script runs only if its source mentions the option: one that does not
+# A script runs only if its source mentions the option (or passes its
+# arguments to selftests/lib/usage.sh's usage_args): one that does not
 # would take it for an argument and do its work (boot a guest, build
 # namespaces, run make check); its cases fail unrun. Likewise the bogus
 # option runs only after --help passed. Each run is limited to 5 s.
@@ -16,17 +17,9 @@
 #   selftests/tools/help_test.sh      (FCQ_TOOLS=dir of the C tools to test)
 set -u
 
-usage() {
-	echo "Usage: $0 [-h | --help]"
-	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"	# the header above
-	echo "TAP on stdout."
-}
-if [ $# -gt 0 ]; then
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	*) echo "help_test.sh: unexpected argument '$1'" >&2; usage >&2; exit 2 ;;
-	esac
-fi
+USAGE_MORE="TAP on stdout."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
@@ -77,9 +70,11 @@ done
 
 ktap_plan $((3 * ${#CASES[@]}))
 
-# The source mentions OPT as a word of its own ("-h)", '-h', "-h |").
+# The source mentions OPT as a word of its own ("-h)", '-h', "-h |"), or
+# hands its arguments to selftests/lib/usage.sh, which answers both.
 mentions() {
-	grep -qE -- "(^|[^[:alnum:]_-])$2([^[:alnum:]_-]|\$)" "$1"
+	grep -qE -- "(^|[^[:alnum:]_-])$2([^[:alnum:]_-]|\$)" "$1" ||
+		grep -qE '^usage_args ' "$1"
 }
 
 # run CMD...: RC, OUT and ERR (files) of CMD, which may take 5 s.
