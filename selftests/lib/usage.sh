@@ -11,9 +11,12 @@
 #
 # The usage is "Usage: SCRIPT [-h | --help] SYNOPSIS" and the header comment.
 
+# The script itself, found again after it changed directory.
+USAGE_FILE=$(cd "$(dirname "$0")" && pwd)/${0##*/}
+
 usage() {
 	echo "Usage: $0 [-h | --help]${USAGE:+ $USAGE}"
-	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"
+	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$USAGE_FILE"
 	[ -z "${USAGE_MORE:-}" ] || printf '%s\n' "$USAGE_MORE"
 }
 
