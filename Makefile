@@ -136,6 +136,16 @@ check: setup
 demo: setup
 	@tools/demo
 
+# The benchmark (Documentation/performance.rst): KERNELS="6.1 6.12" for both.
+.PHONY: bench
+KERNELS ?= 6.1
+$(B)/bench/fcq-blast: selftests/bench/fcq-blast.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $<
+
+bench: setup plugins tools $(B)/bench/fcq-blast
+	@tools/bench --kernels "$(KERNELS)"
+
 install: all
 	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_DIR=updates/fcq modules_install
 	depmod -a $(KREL)
