@@ -9,6 +9,9 @@
 # lossless, a pause longer than pause_max) counted and dropped while the
 # port keeps forwarding.
 set -u
+USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run)."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/ktap.sh"
 . "$HERE/../lib/net.sh"
@@ -29,12 +32,22 @@ qdisc_all pfc rate $RATE delay 50us lossless 3 -- \
 nsx h-h1 ping -q -c 1 -W 2 "$(addr h2)" >/dev/null
 serve h2 -t $TOS
 sleep 0.3
-nsx h-h1 fcq-gen bulk -t $TOS -i 0.05 "$(addr h2)" 60 >"$WORK/flow.jsonl" &
+# The flow runs until the test stops it (FLOW_S is only a backstop): under
+# a loaded TCG host the cases below take from 10 s to over a minute.
+FLOW_S=900
+nsx h-h1 fcq-gen bulk -t $TOS -i 0.05 "$(addr h2)" $FLOW_S >"$WORK/flow.jsonl" &
 flow=$!
 NET_PIDS+=($flow)
 sleep 1
 
-h1() { xstat h-h1 h1-eth "$1"; }
+# h1's counters, one `tc` call for all of them: h1 JQ... prints the values
+# on one line (each tc and jq costs tens of ms of emulated CPU).
+h1() {
+	local q=$1 f
+	shift
+	for f in "$@"; do q="$q, $f"; done
+	xstat h-h1 h1-eth "[$q] | @tsv"
+}
 # Inject frames toward h1; remember when the last one left.
 inject() { LAST=$(nsx sw fcq-frame sw-h1 "$@" | tail -n 1); }
 # The frame crosses the 50 us link; give the softirqs time under TCG.
@@ -50,10 +63,10 @@ goodput() {
 }
 
 # 1. A pause ends by quanta expiry: no XON needed.
-p0=$(h1 '.prio[3].paused_ns') r0=$(h1 '.prio[3].pfc_rx')
+read -r p0 r0 < <(h1 '.prio[3].paused_ns' '.prio[3].pfc_rx')
 inject pfc 3:2000
 settle
-p1=$(h1 '.prio[3].paused_ns') r1=$(h1 '.prio[3].pfc_rx')
+read -r p1 r1 < <(h1 '.prio[3].paused_ns' '.prio[3].pfc_rx')
 expired=$LAST
 ktap_note "2000 quanta paused priority 3 for $((p1 - p0)) ns"
 [ $((r1 - r0)) = 1 ] && [ $((p1 - p0)) = $Q2000_NS ] &&
@@ -85,17 +98,19 @@ ktap_note "65535 quanta then 2000 quanta 50 ms later: paused $d ns"
 	ktap_fail "a pause received while paused replaces the running one" "paused $d ns"
 
 # 4. 802.3x PAUSE stops the whole link: every class, lossless or not.
-p0=$(h1 '.prio[3].paused_ns') q0=$(h1 '.prio[0].paused_ns') x0=$(h1 '.rx_pause')
+read -r p0 q0 x0 < <(h1 '.prio[3].paused_ns' '.prio[0].paused_ns' '.rx_pause')
 inject pause 2000
 settle
-d=$(($(h1 '.prio[3].paused_ns') - p0)) d0=$(($(h1 '.prio[0].paused_ns') - q0))
-[ $(($(h1 '.rx_pause') - x0)) = 1 ] && [ "$d" = $Q2000_NS ] && [ "$d0" = $Q2000_NS ] &&
+read -r p1 q1 x1 < <(h1 '.prio[3].paused_ns' '.prio[0].paused_ns' '.rx_pause')
+d=$((p1 - p0)) d0=$((q1 - q0))
+[ $((x1 - x0)) = 1 ] && [ "$d" = $Q2000_NS ] && [ "$d0" = $Q2000_NS ] &&
 	ktap_pass "802.3x PAUSE pauses every class" ||
 	ktap_fail "802.3x PAUSE pauses every class" "paused +$d ns (prio 3), +$d0 ns (prio 0)"
 
 # 5. Bad frames: counted, dropped, and nothing paused.
 snap() {
-	echo "$(h1 '.rx_malformed') $(h1 '.rx_bad_opcode') $(h1 '.rx_not_lossless') $(h1 '.rx_over_max') $(h1 '[.prio[].paused_ns] | add') $(h1 '[.prio[].pfc_rx] | add')"
+	h1 .rx_malformed .rx_bad_opcode .rx_not_lossless .rx_over_max \
+		'([.prio[].paused_ns] | add)' '([.prio[].pfc_rx] | add)'
 }
 read -r m0 o0 n0 x0 p0 r0 < <(snap)
 inject pfc 3:65535 --len 30
@@ -124,15 +139,30 @@ ktap_note "counters after 5 bad frames: malformed +$((m1 - m0)) bad_opcode +$((o
 # second window is 2 s: once (1 run in 17) the TCP flow made no progress
 # for a second after them, with no pause and no drop to show for it
 # (a TCP timeout under TCG, we think); a wedged port sends nothing at all.
+# The windows must lie in the flow's life: it is stopped only now.
 sleep 2
-kill $flow 2>/dev/null
-wait $flow
+if ! kill "$flow"; then
+	ktap_note "the flow ended on its own before the test stopped it (after ${FLOW_S}s?)"
+fi
+wait "$flow"
+last=$(jq -s '.[-1].ns // 0' "$WORK/flow.jsonl")
+[ "$last" -ge $((bad + 2000000000)) ] ||
+	ktap_note "the flow's last sample ($last ns) is before the end of the window after the bad frames ($((bad + 2000000000)) ns)"
+# Goodput is compared with the flow's own in the 0.8 s before the first
+# pause, not with the link rate: on a loaded host the flow gets less CPU
+# (a stuck port gives 0). Margin: RESUMED_PCT of that baseline; see the
+# ratios measured in Documentation/pfc.rst (Tests).
+RESUMED_PCT=40
+base=$(goodput $((expired - 800000000)) 0.8)
 after_expiry=$(goodput $((expired + Q2000_NS + 20000000)) 0.5)
 after_bad=$(goodput "$bad" 2)
-ktap_note "goodput 20-520 ms after the pause expired: $after_expiry Mbit/s; in the 2 s after the bad frames: $after_bad Mbit/s (link: $RATE)"
-[ "$after_expiry" -gt 10 ] && ktap_pass "the flow resumes after expiry, without XON" ||
-	ktap_fail "the flow resumes after expiry, without XON"
-[ "$after_bad" -gt 5 ] && ktap_pass "the port keeps forwarding after the bad frames" ||
+ktap_note "goodput before the first pause: $base Mbit/s; 20-520 ms after the pause expired: $after_expiry Mbit/s; in the 2 s after the bad frames: $after_bad Mbit/s (link: $RATE)"
+[ "$base" -gt 0 ] && [ $((after_expiry * 100)) -ge $((base * RESUMED_PCT)) ] &&
+	ktap_pass "the flow resumes after expiry, without XON" ||
+	ktap_fail "the flow resumes after expiry, without XON" \
+		"$after_expiry Mbit/s, under $RESUMED_PCT % of $base"
+[ "$base" -gt 0 ] && [ $((after_bad * 100)) -ge $((base * RESUMED_PCT)) ] &&
+	ktap_pass "the port keeps forwarding after the bad frames" ||
 	ktap_fail "the port keeps forwarding after the bad frames" \
 		"samples in the window: $(jq -s --argjson a "$bad" 'map(select(.ns >= $a and .ns <= $a + 2e9)) | length' "$WORK/flow.jsonl")"
 cp "$WORK/flow.jsonl" "$OUT/"
