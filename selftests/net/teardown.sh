@@ -9,6 +9,10 @@
 # For fafc the switch solves its LPs in fafcd (solver user), which must
 # live through the module going away and answer again once it is back.
 set -u
+USAGE="pfc|fafc"
+USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run)."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 1 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/ktap.sh"
 . "$HERE/../lib/net.sh"
@@ -21,7 +25,7 @@ case $KIND in
 pfc)	SW="pfc $LINK xoff 20kb xon 10kb response 5ms" ;;
 # T_hop 5 ms: fafcd's answers take about 1.5 ms in the guest
 fafc)	SW="fafc $LINK response 5ms th_p 40kb th_e 20kb solver user thop 5ms" ;;
-*)	echo "usage: $0 pfc|fafc" >&2; exit 2 ;;
+*)	usage >&2; exit 2 ;;
 esac
 HOST="$KIND $LINK"
 WORK=$(mktemp -d)
@@ -65,7 +69,13 @@ incast() {
 # a backlog to move).
 sched_switch() {
 	local s backlog drops0 drops1 ok=1
-	backlog=$(xstat sw sw-r '.backlog')
+	# On a loaded host the senders may not have built a queue yet (their
+	# generators start late): wait for one, up to 10 s.
+	for _ in $(seq 20); do
+		backlog=$(xstat sw sw-r '.backlog')
+		[ "$backlog" -gt 0 ] && break
+		sleep 0.5
+	done
 	drops0=$(xstat sw sw-r '.drops')
 	for s in drr fifo drr fifo; do
 		nsx sw tc qdisc change dev sw-r root pfc sched "$s" || ok=0
