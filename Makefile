@@ -91,13 +91,13 @@ $(B)/tools/fcqctl: tools/fcqctl.c include/uapi/linux/fcq.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LIBS)
 
-$(B)/tools/fcq-gen: tools/fcq-gen.c
+$(B)/tools/fcq-gen: tools/fcq-gen.c tools/cmd_usage.c tools/cmd_usage.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $< -lm
+	$(CC) $(USER_CFLAGS) -o $@ $< tools/cmd_usage.c -lm
 
-$(B)/tools/fcq-net: tools/fcq-net.c
+$(B)/tools/fcq-net: tools/fcq-net.c tools/cmd_usage.c tools/cmd_usage.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $<
+	$(CC) $(USER_CFLAGS) -o $@ $< tools/cmd_usage.c
 
 $(B)/tools/fcq-report: tools/fcq-report.c
 	@mkdir -p $(dir $@)

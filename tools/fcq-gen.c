@@ -95,6 +95,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd_usage.h"
+
 #define MAGIC		0x46435147u	/* "FCQG" */
 #define DEFAULT_PORT	5201
 #define CHUNK		(64 << 10)
@@ -138,9 +140,7 @@ static void die(const char *what)
 }
 
 /* Each command's usage, after "usage: ", as its --help prints it. */
-static const struct {
-	const char *cmd, *text;
-} usages[] = {
+static const struct cmd_usage usages[] = {
 	{ "server",
 	  "fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC]\n"
 	  "    a sink on TCP and UDP port PORT, each of them (default 5201)\n"
@@ -181,22 +181,9 @@ static const struct {
 static void __attribute__((noreturn))
 usage_to(FILE *f, const char *cmd, int status)
 {
-	size_t i;
-
-	for (i = 0; cmd && i < NUSAGES; i++)
-		if (!strcmp(cmd, usages[i].cmd)) {
-			fprintf(f, "usage: %s", usages[i].text);
-			exit(status);
-		}
-	if (cmd) {		/* not a command: a usage error */
-		f = stderr;
-		status = 2;
-	}
-	fprintf(f, "usage: fcq-gen COMMAND [OPTION...] [ARG...]\n"
-		   "       fcq-gen [COMMAND] -h | --help\n");
-	for (i = 0; i < NUSAGES; i++)
-		fprintf(f, "\nusage: %s", usages[i].text);
-	exit(status);
+	cmd_usage(f, "usage: fcq-gen COMMAND [OPTION...] [ARG...]\n"
+		  "       fcq-gen [COMMAND] -h | --help\n",
+		  usages, NUSAGES, cmd, status);
 }
 
 static void __attribute__((noreturn)) usage(void)

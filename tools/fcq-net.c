@@ -52,6 +52,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd_usage.h"
+
 #define MAX_NODES	4096
 #define MAX_LINKS	16384
 #define ETH_OVERHEAD	(14 + 24)	/* header, then preamble+FCS+IFG */
@@ -88,9 +90,7 @@ static void die(const char *fmt, ...)
 }
 
 /* Each command's usage, after "usage: ", as its --help prints it. */
-static const struct {
-	const char *cmd, *text;
-} usages[] = {
+static const struct cmd_usage usages[] = {
 	{ "gen",
 	  "fcq-net gen star:N|dumbbell:N:M|leafspine:L:S:H|ring:N:H\n"
 	  "                   [-r RATE] [-R UPLINK_RATE] [-d DELAY]\n"
@@ -118,18 +118,9 @@ static const struct {
 static void __attribute__((noreturn))
 usage_to(FILE *f, const char *cmd, int status)
 {
-	size_t i;
-
-	for (i = 0; cmd && i < NUSAGES; i++)
-		if (!strcmp(cmd, usages[i].cmd)) {
-			fprintf(f, "usage: %s", usages[i].text);
-			exit(status);
-		}
-	fprintf(f, "usage: fcq-net gen|up|down [OPTION...] [ARG...]\n"
-		   "       fcq-net [COMMAND] -h | --help\n");
-	for (i = 0; i < NUSAGES; i++)
-		fprintf(f, "\nusage: %s", usages[i].text);
-	exit(status);
+	cmd_usage(f, "usage: fcq-net gen|up|down [OPTION...] [ARG...]\n"
+		  "       fcq-net [COMMAND] -h | --help\n",
+		  usages, NUSAGES, cmd, status);
 }
 
 static void __attribute__((noreturn)) usage(void)
