@@ -294,8 +294,11 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
 		port->st.tx_packets[cb->prio]++;
 		port->st.tx_bytes[cb->prio] += qdisc_pkt_len(skb);
-		/* ECN on what it leaves behind in its class, at dequeue. */
-		if (fcq_ecn_mark(&port->cfg.ecn, port->st.backlog[cb->prio],
+		/* ECN on what it leaves behind in its class, at dequeue
+		 * (no random number per packet when ECN is off).
+		 */
+		if (READ_ONCE(port->cfg.ecn.kmax) &&
+		    fcq_ecn_mark(&port->cfg.ecn, port->st.backlog[cb->prio],
 				 get_random_u32() & 0xffff) &&
 		    INET_ECN_set_ce(skb))
 			port->st.ecn_marked++;

@@ -161,16 +161,12 @@ static unsigned int rx_ext(struct fcq_port *port, const u8 *frame,
 	return NF_STOLEN;
 }
 
-static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
-				const struct nf_hook_state *state)
+/* A MAC Control or fcq frame: out of line, off every data packet's path. */
+static noinline unsigned int rx_ctrl(struct fcq_port *port,
+				     struct sk_buff *skb)
 {
-	struct fcq_port *port = priv;
 	u8 frame[FCQ_ETH_ZLEN] = { 0 };
 	unsigned int len, verdict;
-
-	if (skb->protocol != htons(ETH_P_PAUSE) &&
-	    skb->protocol != htons(FCQ_ETHERTYPE_EXT))
-		return NF_ACCEPT;
 
 	len = frame_copy(skb, frame);
 	if (!len)
@@ -182,6 +178,15 @@ static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
 	if (verdict == NF_STOLEN)
 		consume_skb(skb);
 	return verdict;
+}
+
+static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	if (likely(skb->protocol != htons(ETH_P_PAUSE) &&
+		   skb->protocol != htons(FCQ_ETHERTYPE_EXT)))
+		return NF_ACCEPT;
+	return rx_ctrl(priv, skb);
 }
 
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack)
