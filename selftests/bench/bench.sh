@@ -23,13 +23,13 @@ writes one JSON line per measurement to OUT/raw.jsonl.
                       profile  perf record -a -g of TCP through the bridge
                              under each of PROFILE_QDISCS (perf report in OUT)
   --rounds N        interleaved rounds (default 3)
-  --secs S          measuring window per point (default 3; 1 s warm-up before)
+  --secs S          measuring window per point (default 2; 1 s warm-up before)
   --qdiscs LIST     main part (default "pfifo fq_codel fq_codel-mtu pfc
-                    pfc-drr fafc")
+                    fafc")
   --ports-qdiscs L  ports part (default "fq_codel pfc fafc")
   --flows-qdiscs L  flows part (default "fq_codel pfc pfc-drr fafc")
-  --ports LIST      switch ports (default "4 16 64")
-  --flows LIST      UDP 5-tuples (default "1 100 10000")
+  --ports LIST      switch ports (default "4 64")
+  --flows LIST      UDP 5-tuples (default "1 10000")
   --profile-qdiscs L  (default "fq_codel pfc fafc")
   -h, --help        this text
 
@@ -49,12 +49,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${FCQ_RESULTS:-/tmp}/bench
 PARTS=main,ports,flows,pause
 ROUNDS=3
-SECS=3
-QDISCS="pfifo fq_codel fq_codel-mtu pfc pfc-drr fafc"
+SECS=2
+QDISCS="pfifo fq_codel fq_codel-mtu pfc fafc"
 PORTS_QDISCS="fq_codel pfc fafc"
 FLOWS_QDISCS="fq_codel pfc pfc-drr fafc"
-PORTS="4 16 64"
-FLOWS="1 100 10000"
+PORTS="4 64"
+FLOWS="1 10000"
 PROFILE_QDISCS="fq_codel pfc fafc"
 while [ $# -gt 0 ]; do
 	case "$1" in
