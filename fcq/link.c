@@ -297,7 +297,7 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		/* ECN on what it leaves behind in its class, at dequeue
 		 * (no random number per packet when ECN is off).
 		 */
-		if (READ_ONCE(port->cfg.ecn.kmax) &&
+		if (port->cfg.ecn.kmax &&
 		    fcq_ecn_mark(&port->cfg.ecn, port->st.backlog[cb->prio],
 				 get_random_u32() & 0xffff) &&
 		    INET_ECN_set_ce(skb))
