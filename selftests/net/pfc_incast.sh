@@ -47,6 +47,9 @@ echo > "$TR/trace"
 echo 1 > "$TR/events/fcq/pause_tx/enable"
 echo 1 > "$TR/events/fcq/pause_rx/enable"
 # Every freed-as-dropped skb, with where and why: what explains a drop.
+# (6.1 prints the location as a plain pointer: unhashed, it is looked up
+# in kallsyms below.)
+echo 0 > "$TR/options/hash-ptr" 2>/dev/null
 echo 1 > "$TR/events/skb/kfree_skb/enable"
 
 serve r -t $TOS
@@ -72,9 +75,20 @@ capture_stop
 # 1. Lossless: no drop anywhere, every incast flow completed.
 drops=$(total_drops)
 ktap_note "drops anywhere: $drops"
-ktap_note "kfree_skb (count protocol location reason): $(sed -n \
-	's/.*kfree_skb:.* protocol=\([0-9]*\) location=\([^ ]*\).* reason: \([A-Z_]*\).*/\1 \2 \3/p' \
-	"$OUT/trace" | sort | uniq -c | sort -rn | head -n 5 | tr '\n' ';')"
+# location: symbol+offset, or a bare address to find in kallsyms
+kfree_sites() {
+	sed -n 's/.*kfree_skb:.* protocol=\([0-9]*\) location=\([^ ]*\).* reason: \([A-Z_]*\).*/\1 \2 \3/p' \
+		"$OUT/trace" | sort | uniq -c | sort -rn | head -n 5 |
+	awk 'NR == FNR { if ($2 ~ /^[tT]$/) { a[n] = $1; s[n++] = $3 }; next }
+	     $3 ~ /^(0x)?[0-9a-f]+$/ {
+		x = $3; sub(/^0x/, "", x); best = ""
+		for (i = 0; i < n; i++)
+			if (length(a[i]) == length(x) && a[i] <= x &&
+			    (best == "" || a[i] > a[best])) best = i
+		if (best != "") $3 = s[best]
+	     } { print }' /proc/kallsyms - | tr '\n' ';'
+}
+ktap_note "kfree_skb (count protocol location reason): $(kfree_sites)"
 ktap_note "switch buffer peak: $(xstat sw sw-r '.sw_used_max') bytes"
 [ "$drops" = 0 ] && ktap_pass "no packet dropped anywhere" ||
 	ktap_fail "no packet dropped anywhere" "$drops drops"
