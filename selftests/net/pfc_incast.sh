@@ -47,9 +47,6 @@ echo > "$TR/trace"
 echo 1 > "$TR/events/fcq/pause_tx/enable"
 echo 1 > "$TR/events/fcq/pause_rx/enable"
 # Every freed-as-dropped skb, with where and why: what explains a drop.
-# (6.1 prints the location as a plain pointer: unhashed, it is looked up
-# in kallsyms below.)
-echo 0 > "$TR/options/hash-ptr" 2>/dev/null
 echo 1 > "$TR/events/skb/kfree_skb/enable"
 
 serve r -t $TOS
@@ -70,15 +67,25 @@ sleep 0.5
 echo 0 > "$TR/events/fcq/enable"
 echo 0 > "$TR/events/skb/kfree_skb/enable"
 cp "$TR/trace" "$OUT/trace"
+# 6.1 prints kfree_skb's location as a hashed pointer. Read the buffer
+# again unhashed for the addresses (that read loses the strings, the
+# devices and the reason: those come from the first), in the same order.
+echo 0 > "$TR/options/hash-ptr"
+grep ' kfree_skb: ' "$TR/trace" >"$OUT/kfree_unhashed"
+echo 1 > "$TR/options/hash-ptr"
 capture_stop
 
 # 1. Lossless: no drop anywhere, every incast flow completed.
 drops=$(total_drops)
 ktap_note "drops anywhere: $drops"
-# location: symbol+offset, or a bare address to find in kallsyms
+# count, protocol, location (symbol, or an address found in kallsyms) and
+# reason of the five commonest kfree_skb sites
 kfree_sites() {
-	sed -n 's/.*kfree_skb:.* protocol=\([0-9]*\) location=\([^ ]*\).* reason: \([A-Z_]*\).*/\1 \2 \3/p' \
-		"$OUT/trace" | sort | uniq -c | sort -rn | head -n 5 |
+	paste -d ' ' \
+		<(sed -n 's/.* protocol=\([0-9]*\) location=\([^ ]*\).*/\1 \2/p' \
+			"$OUT/kfree_unhashed") \
+		<(sed -n 's/.* kfree_skb: .* reason: \([A-Z_]*\).*/\1/p' "$OUT/trace") |
+		sort | uniq -c | sort -rn | head -n 5 |
 	awk 'NR == FNR { if ($2 ~ /^[tT]$/) { a[n] = $1; s[n++] = $3 }; next }
 	     $3 ~ /^(0x)?[0-9a-f]+$/ {
 		x = $3; sub(/^0x/, "", x); best = ""
