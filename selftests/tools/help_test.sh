@@ -50,6 +50,8 @@ CASES=(
 	"tools/demo"
 	"tools/setup"
 	"tools/vm/run"
+	"tools/bench"
+	"selftests/bench/bench.sh"
 	"tools/vm/mkinitrd"
 	"selftests/check"
 	"selftests/guest-run"
