@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * core/fafc.c - FAFC's switch-side algorithms (see fafc.h). Comments cite
- * the paper's equations and algorithm lines, and specs/fafc.md's fixes.
+ * the paper's equations and algorithm lines, and the fixes [Ax] numbered in
+ * Documentation/fafc.rst, "Differences from the paper".
  */
 #include "fafc.h"
 

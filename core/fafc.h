@@ -6,7 +6,8 @@
  * round trip ahead (eqs. 1-3, Alg. 1), egress triggering, pause-time
  * allocation by the LP of eqs. (9)-(11) (Alg. 2), time-slotted pause
  * accounting (pausNext/Old/Pending) and the ECN offset (Alg. 4), with the
- * corrections of specs/fafc.md section 6 (noted [Ax]).
+ * corrections of Documentation/fafc.rst, "Differences from the paper"
+ * (noted [Ax]).
  *
  * Units: one step is T_hop. Rates are bytes per T_hop, so r * T_hop is just
  * r; queues and demands are bytes; alpha, beta and f_dec are Q16; LP

@@ -79,7 +79,7 @@ static LIST_HEAD(fafc_switches);
 
 void fafc_params_default(struct fafc_params *p)
 {
-	/* specs/fafc.md 2.13: the paper's values; T_hop and th_c scale. */
+	/* The paper's values; T_hop and th_c scale (fafc.rst, "Options"). */
 	*p = (struct fafc_params){
 		.prio = 3,
 		.solver = FAFC_SOLVER_KERNEL,
@@ -124,8 +124,8 @@ static void set_params(struct fafc_params *p, const struct fafc_change *c)
 /*
  * The values in effect (lock held). T_hop auto is the time the slowest
  * port takes for the paper's hop BDP, which keeps every byte value of the
- * paper valid at our rates (specs/fafc.md 5.4); th_c auto is one hop BDP
- * [A3].
+ * paper valid at our rates (Documentation/fafc.rst, "Options", scaling);
+ * th_c auto is one hop BDP [A3].
  */
 static void derive(struct fafc_switch *fsw)
 {

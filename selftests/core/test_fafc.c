@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of core/fafc.c: Holt prediction, egress triggering, the ECN
- * offset, the pause LP and the time-slot accounting (specs/fafc.md 5.6).
+ * offset, the pause LP and the time-slot accounting (Documentation/fafc.rst, "Testing").
  */
 #include <stdarg.h>
 #include <stddef.h>

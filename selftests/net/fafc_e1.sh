@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fafc_e1.sh: experiment E1 of specs/fafc.md 5.5, the minimal proof that
+# fafc_e1.sh: experiment E1 of Documentation/fafc.rst, the minimal proof that
 # FAFC beats PFC. One bridge; senders s1..s8 each send a 500 kB burst to r
 # at once (an 8:1 incast, four times), while s1 also carries a long victim
 # flow to v, which leaves by an uncongested port. Under PFC the incast fills
@@ -12,8 +12,8 @@
 # Run four times on fresh namespaces: pfc; pfc with FIFO queues; fafc with
 # the in-kernel solver and PFC frames; fafc with fafcd (solver user) and fcq
 # frames. fafc serves its class by DRR over the ingress ports (the paper's
-# port-based WFQ), so the baseline pfc does too (`sched drr`, specs/fafc.md
-# 5.5: the same scheduler for all schemes); pfc's FIFO is the ablation,
+# port-based WFQ), so the baseline pfc does too (`sched drr`: the same
+# scheduler for all schemes, Documentation/fafc.rst "Experiment E1"); pfc's FIFO is the ablation,
 # reported beside it. The incast is UDP at line rate (as RDMA would send
 # it: TCP's slow start never builds an incast queue at these buffer sizes);
 # the victim is a TCP bulk flow.
@@ -22,7 +22,7 @@
 # fcq pauses), so only the switch differs. f_dec is 1: it corrects for
 # senders that slow down when paused [A12], and these UDP senders do not.
 #
-# Scale (specs/fafc.md 5.4, profile B for TCG): 10 Mbit/s links, 1000-byte
+# Scale (Documentation/fafc.rst, "Options": profile B for TCG): 10 Mbit/s links, 1000-byte
 # MTU, T_hop auto = 2.5 ms (the paper's hop BDP, 3125 bytes), so the
 # paper's byte values apply unchanged: th_p 350 kB, th_e 200 kB, PFC XOFF
 # 50 kB (8 ports x 50 kB = th_p, as the paper calibrates).
