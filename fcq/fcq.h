@@ -159,6 +159,9 @@ struct fcq_port {
 	/* PFC this port sends upstream as a switch ingress */
 	struct fcq_switch *sw;
 	int index;			/* in sw->ports[], -1: not joined */
+	struct fcq_port *prev;		/* the qdisc this one replaces, until
+					 * it leaves (RTNL)
+					 */
 	bool sends_pfc;			/* on buffer thresholds (READ_ONCE) */
 	unsigned long xoff_want;	/* bit p: XOFF wanted (sw->lock) */
 	u64 xoff_since;			/* when the want last changed */
@@ -253,12 +256,14 @@ void fcq_port_pause_request(struct fcq_port *port, u8 prio, u64 ns, u64 now);
 /* rx.c */
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack);
 void fcq_rx_unregister(struct fcq_port *port);
+void fcq_rx_take_over(struct fcq_port *port, struct fcq_port *prev);
 
 /* switch.c */
 int fcq_switch_register(void);
 void fcq_switch_unregister(void);
 int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack);
 void fcq_switch_leave(struct fcq_port *port);
+struct fcq_port *fcq_switch_port_of(struct net_device *dev);
 void fcq_switch_update(struct fcq_port *port);
 u32 fcq_switch_buffer(const struct fcq_port *port);
 enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb);

@@ -264,14 +264,21 @@ void fcq_port_kick(struct fcq_port *port)
 }
 EXPORT_SYMBOL_GPL(fcq_port_kick);
 
-/* Join the switch and start honouring pauses; after the options. */
+/*
+ * Join the switch and start honouring pauses; after the options. Under
+ * `tc qdisc replace` the old qdisc is still on the device: the new one
+ * takes over its switch slot and the pauses its downstream asked for.
+ */
 int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack)
 {
+	struct fcq_port *prev = fcq_switch_port_of(port->dev);
 	int err;
 
 	err = fcq_switch_join(port, extack);
 	if (err)
 		return err;
+	if (prev)
+		fcq_rx_take_over(port, prev);
 	return fcq_rx_register(port, extack);
 }
 EXPORT_SYMBOL_GPL(fcq_port_start);

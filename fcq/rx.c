@@ -210,6 +210,24 @@ int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack)
 	return 0;
 }
 
+/* The pauses in effect on @prev, the qdisc @port replaces, go on. RTNL. */
+void fcq_rx_take_over(struct fcq_port *port, struct fcq_port *prev)
+{
+	u64 until[FCQ_NUM_PRIO], now = ktime_get_ns();
+	int p;
+
+	spin_lock_bh(&prev->pause_lock);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		until[p] = prev->pause[p].until;
+	spin_unlock_bh(&prev->pause_lock);
+
+	spin_lock_bh(&port->pause_lock);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (until[p] > now)
+			fcq_pause_set(&port->pause[p], now, until[p] - now);
+	spin_unlock_bh(&port->pause_lock);
+}
+
 void fcq_rx_unregister(struct fcq_port *port)
 {
 	if (!port->hooked)

@@ -12,6 +12,10 @@
  * A port's slot keeps its thresholds after the port leaves, until every
  * byte charged to it has left the other ports' queues: only then can a new
  * port take the slot.
+ *
+ * A slot belongs to a device, not to a qdisc: `tc qdisc replace` starts the
+ * new qdisc before the old one leaves, and the new one takes over the old
+ * one's slot, with the bytes charged to it and its XOFF state.
  */
 #include <linux/netdevice.h>
 #include <linux/slab.h>
@@ -135,16 +139,48 @@ static void switch_put(struct fcq_switch *sw)
 	kmem_cache_free(fcq_switch_cache, sw);
 }
 
+/*
+ * Hand slot @i to @port, on the same device as its holder (`tc qdisc
+ * replace`, or back after a replacement failed): what is buffered stays
+ * charged to the slot, and the XOFFs in effect upstream are @port's to
+ * refresh and to end. sw->lock held.
+ */
+static void hand_over(struct fcq_switch *sw, int i, struct fcq_port *port)
+{
+	int p;
+
+	sw->ports[i] = port;
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (sw->slot[i].q[p].xoff)
+			set_bit(p, &port->xoff_want);
+		else
+			clear_bit(p, &port->xoff_want);
+	WRITE_ONCE(port->xoff_since, ktime_get_ns());
+	load_slot(sw, port);
+}
+
 int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
 {
 	struct net_device *dev = port->dev;
 	struct fcq_switch *sw;
+	void *entry;
 	int i, err;
 
 	ASSERT_RTNL();
 	sw = switch_get(dev_net(dev), port->cfg.switch_id);
 	if (!sw)
 		return -ENOMEM;
+
+	entry = xa_load(&sw->ifindex, dev->ifindex);
+	if (entry) {			/* tc qdisc replace */
+		i = xa_to_value(entry);
+		port->index = i;
+		port->prev = sw->ports[i];
+		spin_lock_bh(&sw->lock);
+		hand_over(sw, i, port);
+		spin_unlock_bh(&sw->lock);
+		goto joined;
+	}
 
 	spin_lock_bh(&sw->lock);
 	for (i = 0; i < FCQ_MAX_PORTS; i++)
@@ -170,6 +206,7 @@ int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
 		spin_unlock_bh(&sw->lock);
 		goto out_put;
 	}
+joined:
 	port->index = i;
 	port->sw = sw;
 	sw->nports++;
@@ -184,15 +221,29 @@ out_put:
 void fcq_switch_leave(struct fcq_port *port)
 {
 	struct fcq_switch *sw = port->sw;
+	struct fcq_port *holder;
 
 	ASSERT_RTNL();
 	if (!sw)
 		return;
-	xa_erase(&sw->ifindex, port->dev->ifindex);
-	spin_lock_bh(&sw->lock);
-	sw->ports[port->index] = NULL;
-	recount(sw);
-	spin_unlock_bh(&sw->lock);
+	holder = sw->ports[port->index];
+	if (holder != port) {
+		/* Replaced: the successor holds the slot and keeps it. */
+		if (holder->prev == port)
+			holder->prev = NULL;
+	} else if (port->prev) {
+		/* A replacement whose init failed: the slot goes back. */
+		spin_lock_bh(&sw->lock);
+		hand_over(sw, port->index, port->prev);
+		spin_unlock_bh(&sw->lock);
+		port->prev = NULL;
+	} else {
+		xa_erase(&sw->ifindex, port->dev->ifindex);
+		spin_lock_bh(&sw->lock);
+		sw->ports[port->index] = NULL;
+		recount(sw);
+		spin_unlock_bh(&sw->lock);
+	}
 	/* Other ports' enqueues may still hold this port to kick it. */
 	synchronize_net();
 	port->sw = NULL;
@@ -389,7 +440,7 @@ int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 /* The port on @dev, if @dev is a switch port. RTNL held. */
-static struct fcq_port *port_of(struct net_device *dev)
+struct fcq_port *fcq_switch_port_of(struct net_device *dev)
 {
 	struct fcq_net *fn = net_generic(dev_net(dev), fcq_net_id);
 	struct fcq_switch *sw;
@@ -411,7 +462,7 @@ static int fcq_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	if (event != NETDEV_CHANGEMTU)
 		return NOTIFY_DONE;
-	port = port_of(netdev_notifier_info_to_dev(ptr));
+	port = fcq_switch_port_of(netdev_notifier_info_to_dev(ptr));
 	if (port)
 		fcq_port_refresh_headroom(port);
 	return NOTIFY_DONE;

@@ -279,10 +279,13 @@ void fafc_switch_leave(struct fafc_sched *q)
 	if (!fsw)
 		return;
 	spin_lock_bh(&fsw->lock);
-	fsw->port[i] = NULL;
-	/* Its queue goes with it; what it brought in may wait elsewhere. */
-	fafc_egress_reset(fsw->st, i);
-	fsw->req[i].busy = false;
+	/* Unless its successor on the device took the slot (tc qdisc replace). */
+	if (fsw->port[i] == q) {
+		fsw->port[i] = NULL;
+		/* Its queue goes with it; what it brought in may wait elsewhere. */
+		fafc_egress_reset(fsw->st, i);
+		fsw->req[i].busy = false;
+	}
 	for (k = 0; k < FAFC_PORTS; k++)
 		if (fsw->port[k])
 			n = k + 1;

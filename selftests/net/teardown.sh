@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# teardown.sh KIND: KIND's qdiscs (pfc or fafc) deleted and re-added, and a
-# whole switch namespace deleted, while paused traffic flows; rmmod refused
+# teardown.sh KIND: KIND's qdiscs (pfc or fafc) deleted and re-added,
+# replaced, and a whole switch namespace deleted, while paused traffic flows; rmmod refused
 # while in use and clean afterwards; nothing left behind: no switch in the
 # generic netlink dump, no slab growth from one round to the next, and
 # (fcq's switch cache) no "Slab cache still has objects" warning at rmmod.
@@ -29,7 +29,7 @@ fafc)	SW="fafc $LINK response 5ms th_p 40kb th_e 20kb solver user thop 5ms" ;;
 esac
 HOST="$KIND $LINK"
 WORK=$(mktemp -d)
-[ "$KIND" = fafc ] && ktap_plan 10 || ktap_plan 9
+[ "$KIND" = fafc ] && ktap_plan 11 || ktap_plan 10
 
 # Objects fcq allocates: skbs for frames (heads, data) and switches.
 SLABS='^(skbuff_head_cache|kmalloc-(512|1k|2k|8k)|fcq_switch)$'
@@ -88,10 +88,12 @@ sched_switch() {
 }
 
 # One round: a switch under paused UDP incast; its qdiscs deleted and
-# re-added 3 times; then host qdiscs and the switch namespace deleted.
-# Sets DUMP (fcqctl during traffic), CHURN_OK, GONE_OK, PFC_RX.
+# re-added 3 times, then replaced twice; then host qdiscs and the switch
+# namespace deleted.
+# Sets DUMP (fcqctl during traffic), CHURN_OK, PFC_RX, REPLACE_OK,
+# REPLACE_RX, GONE_OK.
 round() {
-	local s r
+	local s r h
 	# shellcheck disable=SC2086
 	star bridge $SENDERS r
 	FAFCD=
@@ -121,6 +123,22 @@ round() {
 	done
 	PFC_RX=$(xstat h-s1 s1-eth '.prio[3].pfc_rx')
 
+	# `tc qdisc replace` with a new handle: the new qdisc starts before
+	# the old one leaves, and must take over the switch port, or s1's
+	# traffic is no longer charged to it and s1 is never paused again.
+	REPLACE_OK=1
+	for h in 2: 3:; do
+		for s in $SENDERS r; do
+			# shellcheck disable=SC2086
+			nsx sw tc qdisc replace dev "sw-$s" root handle $h $SW ||
+				REPLACE_OK=0
+		done
+	done
+	sleep 0.5
+	r=$(xstat h-s1 s1-eth '.prio[3].pfc_rx')
+	sleep 2
+	REPLACE_RX=$(($(xstat h-s1 s1-eth '.prio[3].pfc_rx') - r))
+
 	GONE_OK=1
 	for s in $SENDERS; do
 		nsx "h-$s" tc qdisc del dev "$s-eth" root || GONE_OK=0
@@ -148,6 +166,10 @@ ktap_note "PFC frames s1 received in the round: $PFC_RX"
 [ "$CHURN_OK" = 1 ] && [ "$PFC_RX" -gt 0 ] &&
 	ktap_pass "switch qdiscs deleted and re-added 3 times under paused traffic" ||
 	ktap_fail "switch qdiscs deleted and re-added 3 times under paused traffic"
+ktap_note "PFC frames s1 received in the 2 s after its switch port's qdisc was replaced twice: $REPLACE_RX"
+[ "$REPLACE_OK" = 1 ] && [ "$REPLACE_RX" -gt 0 ] &&
+	ktap_pass "switch qdiscs replaced under paused traffic still pause their senders" ||
+	ktap_fail "switch qdiscs replaced under paused traffic still pause their senders"
 if [ "$KIND" = pfc ]; then
 	ktap_note "sched drr/fifo on sw-r under traffic: $SCHED_NOTE"
 	[ "$SCHED_OK" = 1 ] &&
