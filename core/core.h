@@ -67,4 +67,10 @@ static inline u64 fcq_mul_div(u64 a, u64 b, u64 c)
 #endif
 }
 
+/* The lowest set bit of @x, which is not 0. */
+static inline int fcq_ctz64(u64 x)
+{
+	return __builtin_ctzll(x);
+}
+
 #endif /* FCQ_CORE_H */

@@ -27,6 +27,8 @@ void fafc_enqueue(struct fafc_state *s, const struct fafc_cfg *c, int i,
 {
 	struct fafc_pair *p = &s->p[i][e];
 
+	s->active[i] |= 1ULL << e;
+	s->eg_active |= 1ULL << e;
 	p->qr += len;			/* Alg. 1 l.2 */
 	p->bin += len;			/* l.3 */
 	s->eg[e].qr += len;
@@ -131,22 +133,46 @@ static u64 paused_in_step(struct fafc_ingress *in, u64 step, u64 now)
 	return off < now - step ? off : now - step;
 }
 
+/*
+ * A step leaves @p unchanged: queue, level, trend and rates all 0 (and no
+ * bytes counted since the step, which sets binlast = bin, boutlast = bout).
+ */
+static bool pair_quiet(const struct fafc_pair *p)
+{
+	return !(p->qr | p->q | p->r | p->qlast | p->rin | p->rout);
+}
+
 void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
 		      u64 thop)
 {
 	u64 dt = s->step && now > s->step ? now - s->step : 0;
+	u64 act;
 	int i, e;
 
+	_Static_assert(FAFC_PORTS <= 64, "fafc_state.active is one word");
 	for (i = 0; i < s->n; i++) {
 		struct fafc_ingress *in = &s->in[i];
-		u64 off = dt ? paused_in_step(in, s->step, now) : 0;
-		/* Paused nearly throughout: no news of its rate, keep it. */
-		bool hold = off && off * 8 >= dt * 7;
+		u64 off;
+		bool hold;
 
 		in->rin = 0;
 		in->qi = 0;
-		for (e = 0; e < s->n; e++) {
-			struct fafc_pair *p = &s->p[i][e];
+		if (!s->active[i]) {
+			if (dt)		/* as paused_in_step() does */
+				in->off_carry = 0;
+			continue;
+		}
+		off = dt ? paused_in_step(in, s->step, now) : 0;
+		/* Paused nearly throughout: no news of its rate, keep it. */
+		hold = off && off * 8 >= dt * 7;
+		/* Pairs all 0 stay 0 through this step: skipped, exactly. */
+		for (act = s->active[i]; act; act &= act - 1) {
+			struct fafc_pair *p;
+
+			e = fcq_ctz64(act);
+			if (e >= s->n)
+				break;
+			p = &s->p[i][e];
 
 			holt(&p->q, &p->r, &p->qlast, p->qr, dt, thop, c);
 			if (hold)
@@ -158,12 +184,20 @@ void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
 				  c->beta);
 			in->rin += p->rin;
 			in->qi += smax(p->q, 0);
+			if (pair_quiet(p))
+				s->active[i] &= ~(1ULL << e);
 		}
 	}
-	for (e = 0; e < s->n; e++) {
-		struct fafc_egress *g = &s->eg[e];
+	for (act = s->eg_active; act; act &= act - 1) {
+		struct fafc_egress *g;
 
+		e = fcq_ctz64(act);
+		if (e >= s->n)
+			break;
+		g = &s->eg[e];
 		holt(&g->q, &g->r, &g->qlast, g->qr, dt, thop, c);
+		if (!(g->qr | g->q | g->r | g->qlast))
+			s->eg_active &= ~(1ULL << e);
 	}
 	s->step = now;
 }

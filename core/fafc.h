@@ -86,6 +86,12 @@ struct fafc_state {
 	int n;				/* ports 0..n-1 in use */
 	u64 step;			/* ns of the last fafc_update_rate() */
 	struct fafc_pair p[FAFC_PORTS][FAFC_PORTS];	/* [i][e] */
+	/* [i] bit e: pair (i, e) may hold a non-zero value. A pair whose
+	 * every value is 0 stays 0 until a packet enqueues, so the rate
+	 * update skips it: its cost follows the active pairs, not n^2.
+	 */
+	u64 active[FAFC_PORTS];
+	u64 eg_active;			/* bit e: the same for egress e */
 	struct fafc_egress eg[FAFC_PORTS];
 	struct fafc_ingress in[FAFC_PORTS];
 };

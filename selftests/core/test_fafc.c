@@ -416,6 +416,67 @@ static void paused_rate(void **state)
 	assert_true(st.p[1][0].rin > 1490 && st.p[1][0].rin < 1510);
 }
 
+/*
+ * The rate update skips pairs whose values are all 0: against an update of
+ * every pair, on random traffic with bursts, idle spells long enough for
+ * the rates to decay to 0, pauses, drops and an ingress whose packets leave
+ * at once (rates without a queue), the states stay identical.
+ */
+static void sparse_update(void **state)
+{
+	static struct fafc_state full;
+	u32 flags[] = { FAFC_F_PRED, FAFC_F_PRED | FAFC_F_TREND_HOLT };
+	u64 now = THOP, skipped = 0;
+	unsigned int v;
+	int t, k, i, e;
+
+	srand(7);
+	for (v = 0; v < 2; v++) {
+		struct fafc_cfg c = cfg(flags[v]);
+
+		reset(8);
+		for (t = 0; t < 3000; t++) {
+			/* busy for 100 steps out of 300 */
+			for (k = 0; t % 300 < 100 && k < 20; k++) {
+				i = rand() % 8;
+				e = rand() % 8;
+				fafc_enqueue(&st, &c, i, e, 64 + rand() % 1500,
+					     false);
+				/* cut through: rates, but no queue */
+				if (i == 0)
+					fafc_dequeue(&st, &c, i, e,
+						     st.p[i][e].qr);
+				else if (st.p[i][e].qr > 3000 && rand() % 2)
+					fafc_dequeue(&st, &c, i, e, 1000);
+				else if (st.p[i][e].qr > 3000)
+					fafc_drop(&st, i, e, 1000);
+			}
+			/* drain during the idle spell */
+			for (i = 0; t % 300 >= 100 && i < 8; i++)
+				for (e = 0; e < 8; e++)
+					if (st.p[i][e].qr)
+						fafc_dequeue(&st, &c, i, e,
+							     st.p[i][e].qr);
+			if (t % 50 == 7)
+				fafc_paused(&st, rand() % 8, THOP, now, THOP);
+			full = st;
+			for (i = 0; i < FAFC_PORTS; i++)
+				full.active[i] = ~0ULL;
+			full.eg_active = ~0ULL;
+			now += THOP;
+			fafc_update_rate(&st, &c, now, THOP);
+			fafc_update_rate(&full, &c, now, THOP);
+			for (i = 0; i < 8; i++)
+				skipped += 8 - __builtin_popcountll(st.active[i]);
+			assert_memory_equal(st.p, full.p, sizeof(st.p));
+			assert_memory_equal(st.eg, full.eg, sizeof(st.eg));
+			assert_memory_equal(st.in, full.in, sizeof(st.in));
+		}
+	}
+	/* The idle spells must have let pairs decay to 0 and be skipped. */
+	assert_true(skipped > 3000 * 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +494,7 @@ int main(void)
 		cmocka_unit_test(demand_cap),
 		cmocka_unit_test(late_step),
 		cmocka_unit_test(paused_rate),
+		cmocka_unit_test(sparse_update),
 	};
 
 	return cmocka_run_group_tests_name("core/fafc", tests, NULL, NULL);
