@@ -265,13 +265,28 @@ static bool data_queued(const struct fcq_port *port)
 				   skb_queue_len(&port->ctrl);
 }
 
+/*
+ * Nothing queued or on the wire, and nothing owed upstream. The qdisc layer
+ * dequeues until it gets NULL: that last call costs no clock read.
+ */
+static bool link_idle(const struct fcq_port *port)
+{
+	u8 want = READ_ONCE(port->sends_pfc) ? READ_ONCE(port->xoff_want) : 0;
+
+	return !port->sch->q.qlen && want == port->xoff_sent &&
+	       port->refresh_at == U64_MAX && !READ_ONCE(port->tp_want);
+}
+
 struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 {
 	struct Qdisc *sch = port->sch;
-	u64 now = ktime_get_ns(), retry = U64_MAX, next, start;
+	u64 now, retry = U64_MAX, next, start;
 	struct fcq_skb_cb *cb;
 	struct sk_buff *skb;
 
+	if (link_idle(port))
+		return NULL;
+	now = ktime_get_ns();
 	pause_tx(port, now);
 	if (port->tx_free + FCQ_MAX_LAG_NS < now)
 		port->tx_free = now - FCQ_MAX_LAG_NS;
@@ -284,6 +299,8 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 				  max(port->tx_free, fcq_cb(skb)->time));
 			continue;
 		}
+		if (!data_queued(port))
+			break;
 		skb = port->ops->pick(port, now, &retry);
 		if (!skb)
 			break;
