@@ -37,10 +37,16 @@ Qdiscs (the same on both ends of a link, at a rate that does not bind):
   pfifo, fq_codel   Linux defaults
   fq_codel-mtu      fq_codel with TSO/GSO off at the hosts (h1, h2): MTU-sized
                     TCP frames end to end, as fcq puts them on its wires
-  pfc               pfc rate 400gbit
-  pfc-drr           pfc rate 400gbit sched drr
-  fafc              fafc rate 400gbit thop 250us  (thop auto would be 1 us
-                    at 400gbit: a 1 MHz tick; 250 us is profile A's T_hop)
+  pfc               pfc rate 400gbit response 0
+  pfc-drr           pfc rate 400gbit response 0 sched drr
+  fafc              fafc rate 400gbit response 0 thop 250us  (thop auto
+                    would be 1 us at 400gbit: a 1 MHz tick; 250 us is
+                    profile A's T_hop)
+                    response 0: the default 200 us of headroom per lossless
+                    class is 10 MB at 400gbit, more than the switch's
+                    buffer; no shared buffer would be left and every packet
+                    would pause its sender (a point where the switch sent
+                    pause frames is flagged)
 EOF
 }
 
@@ -88,9 +94,9 @@ qspec() {
 	case "$1" in
 	pfifo) echo pfifo ;;
 	fq_codel | fq_codel-mtu) echo fq_codel ;;
-	pfc) echo pfc rate 400gbit ;;
-	pfc-drr) echo pfc rate 400gbit sched drr ;;
-	fafc) echo fafc rate 400gbit thop 250us ;;
+	pfc) echo pfc rate 400gbit response 0 ;;
+	pfc-drr) echo pfc rate 400gbit response 0 sched drr ;;
+	fafc) echo fafc rate 400gbit response 0 thop 250us ;;
 	*) say "unknown qdisc $1"; return 1 ;;
 	esac
 }
@@ -108,10 +114,20 @@ record() {
 
 mac_of() { nsx "$1" cat "/sys/class/net/$2/address"; }
 
-# pps SRC_HOST DST_HOST DST_MAC [FLOWS]: 64-byte UDP frames received per s.
+# Control frames (PFC, fcq) the switch's ports have sent, ever. Not nsx:
+# it runs inside $(pps ...).
+ctrl_sent() {
+	ip netns exec sw tc -j -s qdisc show |
+		jq '[.[] | .ctrl_tx // 0] | add // 0'
+}
+
+# pps SRC_HOST DST_HOST DST_MAC [FLOWS]: 64-byte UDP frames received per s,
+# and the control frames the switch sent meanwhile (0 unless a pause: then
+# the point measured flow control, not forwarding).
 pps() {
-	local s=$1 d=$2 mac=$3 flows=${4:-1} sink out
+	local s=$1 d=$2 mac=$3 flows=${4:-1} sink out c0
 	out=$(mktemp)
+	c0=$(ctrl_sent)
 	nsx "h-$d" "$BLAST" sink -w 1 -T "$SECS" >"$out" &
 	sink=$!
 	sleep 0.2
@@ -120,8 +136,14 @@ pps() {
 		-s "$(addr "$s")" -d "$(addr "$d")" -f "$flows" \
 		-T "$(awk -v s="$SECS" 'BEGIN { print s + 1.5 }')" >/dev/null
 	wait $sink
-	jq .pps "$out"
+	echo "$(jq .pps "$out") $(($(ctrl_sent) - c0))"
 	rm -f "$out"
+}
+
+# A point during which the switch paused someone is flagged.
+check_ctrl() {
+	[ "$1" = 0 ] ||
+		say "warning: $2: the switch sent $1 pause frames during the point"
 }
 
 # goodput SRC_HOST DST_HOST: TCP Mbit/s acknowledged after a 1 s warm-up.
@@ -160,7 +182,7 @@ warm_path() {
 }
 
 part_main() {
-	local topo r q i=0 n p g mac
+	local topo r q i=0 n p c g mac
 	set -- $QDISCS
 	n=$#
 	for topo in bridge routed; do
@@ -175,11 +197,12 @@ part_main() {
 				qdisc_all $(qspec "$q") -- $(qspec "$q") || return 1
 				offloads "${q%-mtu}" h1 h2
 				warm_path h1 h2
-				p=$(pps h1 h2 "$mac")
+				read -r p c <<<"$(pps h1 h2 "$mac")"
+				check_ctrl "$c" "main $topo $q"
 				g=$(goodput h1 h2)
 				say "main $topo round $r/$ROUNDS $q: $p pps, $g Mbit/s"
 				record main "topo=\"$topo\"" "qdisc=\"$q\"" "round=$r" \
-					"pps=$p" "mbit=$g"
+					"pps=$p" "mbit=$g" "ctrl=$c"
 			done
 		done
 		cleanup
@@ -204,7 +227,7 @@ ports_apply() {
 }
 
 part_ports() {
-	local hosts=() k r n q p mac
+	local hosts=() k r n q p c mac
 	for k in $(seq 64); do hosts+=("p$k"); done
 	say "ports: building a bridged star of 64 hosts"
 	star bridge "${hosts[@]}"
@@ -214,9 +237,11 @@ part_ports() {
 			for q in $PORTS_QDISCS; do
 				ports_apply "$q" "$n" || return 1
 				warm_path p1 p2
-				p=$(pps p1 p2 "$mac")
+				read -r p c <<<"$(pps p1 p2 "$mac")"
+				check_ctrl "$c" "ports $n $q"
 				say "ports $n round $r/$ROUNDS $q: $p pps"
-				record ports "qdisc=\"$q\"" "ports=$n" "round=$r" "pps=$p"
+				record ports "qdisc=\"$q\"" "ports=$n" "round=$r" "pps=$p" \
+					"ctrl=$c"
 			done
 		done
 	done
@@ -224,7 +249,7 @@ part_ports() {
 }
 
 part_flows() {
-	local r f q p mac
+	local r f q p c mac
 	star bridge h1 h2
 	warm_path h1 h2
 	mac=$(nexthop_mac h1 h2)
@@ -234,9 +259,11 @@ part_flows() {
 				# shellcheck disable=SC2046
 				qdisc_all $(qspec "$q") -- $(qspec "$q") || return 1
 				warm_path h1 h2
-				p=$(pps h1 h2 "$mac" "$f")
+				read -r p c <<<"$(pps h1 h2 "$mac" "$f")"
+				check_ctrl "$c" "flows $f $q"
 				say "flows $f round $r/$ROUNDS $q: $p pps"
-				record flows "qdisc=\"$q\"" "flows=$f" "round=$r" "pps=$p"
+				record flows "qdisc=\"$q\"" "flows=$f" "round=$r" "pps=$p" \
+					"ctrl=$c"
 			done
 		done
 	done
