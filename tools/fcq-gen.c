@@ -34,36 +34,50 @@
  *                    [-i FANIN:BYTES:PERIOD] [-g PG]
  *       an HPCC-simulator flow.txt on stdout (line 1: the number of flows,
  *       then "src dst pg dport size start_s" by start time), as HPCC's
- *       traffic_gen.py makes it: each host of NET draws Poisson arrivals in
- *       [0, SECONDS) with mean gap avg_size * 8 / (rate_bits * LOAD), where
- *       avg_size is the CDF's trapezoid mean (HPCC's getAvg), a size by
- *       inverse transform with linear interpolation (truncated to bytes, at
- *       least 1), a destination uniform among the other hosts; pg PG
- *       (default 3), dport 100. -i adds an incast every PERIOD s from
- *       PERIOD/2 on: FANIN distinct random hosts each send BYTES to one
- *       random receiver at once, dport 200. Same SEED (default 1), same
- *       output: each host has its own PRNG stream, seeded from SEED and its
+ *       traffic_gen.py makes it: each host of NET draws Poisson arrivals
+ *       over SECONDS from 2 s on (the simulator's flows start at 2 s) with
+ *       mean gap avg_size * 8 / (rate_bits * LOAD), where avg_size is the
+ *       CDF's trapezoid mean (HPCC's getAvg), a size by inverse transform
+ *       with linear interpolation (truncated to bytes, at least 1), a
+ *       destination uniform among the other hosts; pg PG (default 3),
+ *       dport 100. -i adds an incast every PERIOD s from 2 + PERIOD/2 s
+ *       on: FANIN distinct random hosts each send BYTES to one random
+ *       receiver at once, dport 200. Same SEED (default 1), same output:
+ *       each host has its own PRNG stream, seeded from SEED and its
  *       id. CDF lines: "size percent", from 0 % to 100 %, '#' comments.
  *
- *   fcq-gen run -n NET -f FLOW_TXT -s SELF -e EPOCH_NS [-k SCALE] [-u]
- *               [-c CC] [-T DRAIN_S]
+ *   fcq-gen run -n NET -f FLOW_TXT -s SELF (-e EPOCH_NS | -R DIR)
+ *               [-k SCALE] [-u] [-c CC] [-T DRAIN_S] [-L LAG_FILE]
  *       the flows of FLOW_TXT whose src is host SELF, open loop as in
- *       "flows": each at EPOCH_NS + (start_s - first) * SCALE * 1e9, first
- *       being the earliest start in the file (HPCC's files begin at 2 s),
- *       to dst's address
- *       in NET, TCP (UDP with -u) port dport, IP TOS pg << 5 (DSCP pg << 3).
+ *       "flows". FLOW_TXT is read as the HPCC simulator reads it: line 1
+ *       the number of flows N, then exactly N lines "src dst pg dport size
+ *       start_s" in ascending start_s (anything after them is ignored, as
+ *       the simulator ignores it). Flow i starts at
+ *       EPOCH_NS + (start_s - first) * SCALE * 1e9, first being the first
+ *       flow's start (HPCC's files begin at 2 s), to dst's address in NET,
+ *       TCP (UDP with -u) port dport, IP TOS pg << 5 (DSCP pg << 3).
+ *       -R DIR: a rendezvous instead of a fixed epoch, so that many
+ *       generators start on one clock however long each took to start:
+ *       once ready, append "SELF\n" to DIR/ready, then wait (inotify) for
+ *       DIR/epoch, which holds EPOCH_NS (create it by rename).
  *       Prints a line of HPCC's fct.txt per completed flow:
  *         sip dip sport dport size start_ns fct_ns standalone_fct_ns
- *       (addresses as %08x, start_ns from EPOCH_NS, fct_ns from the
- *       scheduled start to the sink's reply). The standalone (ideal) FCT,
- *       from NET's "rtt SELF dst base_rtt_ns bottleneck_Bps" line and the
- *       mtu of SELF's "host" line:
+ *       on the flow file's clock, as the simulator writes it: start_ns =
+ *       start_s * 1e9 (absolute, not from the epoch), fct_ns and
+ *       standalone_fct_ns the measured and ideal times divided by SCALE
+ *       (addresses as %08x, fct_ns from the scheduled start to the sink's
+ *       reply, so that a late start counts against the flow). The
+ *       standalone (ideal) FCT, from NET's "rtt SELF dst base_rtt_ns
+ *       bottleneck_Bps" line and the mtu of SELF's "host" line:
  *         TCP: hdr = 52 (IPv4 + TCP with timestamps), k = 2 (handshake)
  *         UDP: hdr = 44 (IPv4 + UDP + our 16-byte header), k = 1
  *         packets = ceil(size / (mtu - hdr))
  *         wire    = size + packets * (hdr + 14 + 24)    (Ethernet header,
  *                   FCS, preamble and inter-frame gap: 38 bytes)
  *         ideal   = k * base_rtt_ns + floor(wire * 1e9 / bottleneck_Bps)
+ *       -L LAG_FILE: a line "src dst size start_ns lag_ns standalone_ns"
+ *       per flow as it starts: how late it was started and its ideal FCT,
+ *       both in real ns (not divided by SCALE), start_ns as in fct.txt.
  *       A flow not done DRAIN_S s (default 60) after the last one started,
  *       or whose socket failed, goes to stderr as
  *       "incomplete src dst size start_ns" and makes the exit status 1.
@@ -72,11 +86,13 @@
  *   host <id> <netns> <dev> <ip> <rate_Bps> <mtu>
  *   switch <id> <netns>
  *   port <netns> <dev> <rate_Bps> <delay_ns> <peer_id>
- *   rtt <src_id> <dst_id> <base_rtt_ns> <bottleneck_Bps>
+ *   rtt <src_id> <dst_id> <base_rtt_ns> <bottleneck_Bps> [<links>]
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <getopt.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
@@ -89,6 +105,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -121,6 +138,8 @@ struct opts {
 	double interval;
 	double timeout;
 	bool fct;		/* run: fct.txt lines; a failed flow: not fatal */
+	double scale;		/* run: real time per flow-file time */
+	FILE *lag;		/* run: each flow's start lag, or NULL */
 };
 
 static char zeros[CHUNK];
@@ -168,12 +187,15 @@ static const struct cmd_usage usages[] = {
 	  "    from the CDF file; -s SEED (default 1), -i an incast of FANIN\n"
 	  "    senders every PERIOD s, -g PG the flows' pg (default 3)\n" },
 	{ "run",
-	  "fcq-gen run -n NET -f FLOW_TXT -s SELF -e EPOCH_NS [-k SCALE] [-u]\n"
-	  "                   [-c CC] [-T DRAIN_S]\n"
-	  "    the flows of FLOW_TXT from host SELF of NET, open loop from\n"
-	  "    EPOCH_NS, their start times stretched by SCALE (default 1); a line\n"
-	  "    of HPCC's fct.txt per completed flow; -u UDP, -c CC TCP congestion\n"
-	  "    control, -T DRAIN_S wait for the last flows (default 60)\n" },
+	  "fcq-gen run -n NET -f FLOW_TXT -s SELF (-e EPOCH_NS | -R DIR) [-k SCALE]\n"
+	  "                   [-u] [-c CC] [-T DRAIN_S] [-L LAG_FILE]\n"
+	  "    the flows of FLOW_TXT (HPCC's: its declared count, ascending start)\n"
+	  "    from host SELF of NET, open loop from EPOCH_NS, or from the epoch\n"
+	  "    written to DIR/epoch once ready (-R: \"SELF\" is appended to\n"
+	  "    DIR/ready first), their start times stretched by SCALE (default 1);\n"
+	  "    a line of HPCC's fct.txt per completed flow, on the flow file's\n"
+	  "    clock; -u UDP, -c CC TCP congestion control, -T DRAIN_S wait for\n"
+	  "    the last flows (default 60), -L each flow's start lag to LAG_FILE\n" },
 };
 #define NUSAGES	(sizeof(usages) / sizeof(usages[0]))
 
@@ -470,7 +492,7 @@ struct flow {
 	int src_id, dst_id;
 	uint32_t sip;		/* host order */
 	uint64_t ideal;		/* standalone FCT, ns */
-	double start_s;		/* as the flow file says */
+	uint64_t file_ns;	/* start on the flow file's clock */
 };
 
 /* Returns 0, or -1 with errno set (the caller tells whether it is fatal). */
@@ -508,19 +530,20 @@ static void flow_report(const struct flow *f, const struct opts *o,
 
 	getsockname(f->fd, (struct sockaddr *)&self, &len);
 	if (o->fct) {
+		/* On the flow file's clock, as the simulator writes it. */
 		if (timeout)
 			fprintf(stderr, "incomplete %d %d %llu %llu\n",
 				f->src_id, f->dst_id,
 				(unsigned long long)f->size,
-				(unsigned long long)(f->start - o->epoch));
+				(unsigned long long)f->file_ns);
 		else
-			printf("%08x %08x %u %u %llu %llu %llu %llu\n", f->sip,
+			printf("%08x %08x %u %u %llu %llu %.0f %.0f\n", f->sip,
 			       ntohl(f->dst.sin_addr.s_addr),
 			       ntohs(self.sin_port), ntohs(f->dst.sin_port),
 			       (unsigned long long)f->size,
-			       (unsigned long long)(f->start - o->epoch),
-			       (unsigned long long)(end - f->start),
-			       (unsigned long long)f->ideal);
+			       (unsigned long long)f->file_ns,
+			       (end - f->start) / o->scale,
+			       f->ideal / o->scale);
 		fflush(stdout);
 		return;
 	}
@@ -630,6 +653,13 @@ static int run_flows(struct flow *fl, int nf, const struct opts *o)
 		while (next < nf && fl[next].start <= now) {
 			struct flow *f = &fl[next++];
 
+			if (o->lag)
+				fprintf(o->lag, "%d %d %llu %llu %llu %llu\n",
+					f->src_id, f->dst_id,
+					(unsigned long long)f->size,
+					(unsigned long long)f->file_ns,
+					(unsigned long long)(now - f->start),
+					(unsigned long long)f->ideal);
 			if (flow_start(ep, f, o)) {
 				flow_failed(ep, f, o, "connect");
 				left--;
@@ -701,6 +731,8 @@ static int run_flows(struct flow *fl, int nf, const struct opts *o)
 	for (i = 0; i < nf; i++)
 		if (fl[i].fd >= 0)
 			flow_report(&fl[i], o, 0, true);
+	if (o->lag && fflush(o->lag))
+		die("start lags");
 	return left || failed ? 1 : 0;
 }
 
@@ -970,8 +1002,10 @@ static void net_read(struct net *n, const char *name)
 		} else if (!strcmp(kw, "rtt")) {
 			struct rtt *t;
 
-			rd_fields(&r, 5,
-				  "rtt SRC DST BASE_RTT_NS BOTTLENECK_BPS");
+			/* links on the path: for the runner, not us */
+			if (r.ntok != 6)
+				rd_fields(&r, 5,
+					  "rtt SRC DST BASE_RTT_NS BOTTLENECK_BPS [LINKS]");
 			n->r = grow(n->r, n->nr, sizeof(*n->r));
 			t = &n->r[n->nr++];
 			t->src = rd_u64(&r, 1, 0, MAX_ID, "src id");
@@ -1178,6 +1212,7 @@ static void wadd(struct wlist *l, uint64_t t, int src, int dst, int dport,
 }
 
 #define INCAST_STREAM	(1ULL << 32)	/* past every host id */
+#define HPCC_BASE_NS	(2 * NSEC)	/* traffic_gen.py's base_t */
 #define MAX_WFLOWS	100000000
 
 /* -i FANIN:BYTES:PERIOD: every PERIOD s from PERIOD/2 on, FANIN distinct
@@ -1281,11 +1316,12 @@ static int workload(const char *netf, const char *cdff, double load,
 	printf("%d\n", l.n);
 	for (i = 0; i < l.n; i++) {
 		const struct wflow *f = &l.f[i];
+		uint64_t t = HPCC_BASE_NS + f->t;
 
 		printf("%d %d %d %d %llu %llu.%09llu\n", f->src, f->dst, pg,
 		       f->dport, (unsigned long long)f->size,
-		       (unsigned long long)(f->t / NSEC),
-		       (unsigned long long)(f->t % NSEC));
+		       (unsigned long long)(t / NSEC),
+		       (unsigned long long)(t % NSEC));
 	}
 	if (fflush(stdout))
 		die("stdout");
@@ -1309,31 +1345,134 @@ static uint64_t ideal_fct(uint64_t size, int mtu, bool udp,
 	return base + (uint64_t)((long double)wire * NSEC / t->bw);
 }
 
-static int flow_cmp(const void *a, const void *b)
-{
-	const struct flow *x = a, *y = b;
+#define EPOCH_WAIT_S	600	/* a runner that never writes the epoch */
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+/*
+ * -R DIR: say "ready" by appending our id to DIR/ready, then wait for the
+ * runner to rename DIR/epoch into place. The watch is set up before the
+ * announcement, so the epoch cannot slip in between unseen.
+ */
+static uint64_t rendezvous(const char *dir, int self)
+{
+	char path[PATH_MAX], buf[32], ev[4096];
+	uint64_t deadline = now_ns() + EPOCH_WAIT_S * NSEC;
+	int in, fd, n;
+
+	in = inotify_init1(IN_CLOEXEC);
+	if (in < 0)
+		die("inotify_init1");
+	if (inotify_add_watch(in, dir, IN_MOVED_TO | IN_CLOSE_WRITE) < 0)
+		fail("-R %s: %s", dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/ready", dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	n = snprintf(buf, sizeof(buf), "%d\n", self);
+	/* one short O_APPEND write: the other hosts' lines stay whole */
+	if (fd < 0 || write(fd, buf, n) != n || close(fd))
+		fail("%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/epoch", dir);
+	for (;;) {
+		struct pollfd p = { .fd = in, .events = POLLIN };
+		uint64_t now = now_ns();
+		unsigned long long e;
+		char *end;
+
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			errno = 0;
+			e = strtoull(buf, &end, 10);
+			/* a file still being written: wait for its close */
+			if (n > 0 && *end == '\n' && !errno && e)
+				return e;
+		} else if (errno != ENOENT) {
+			fail("%s: %s", path, strerror(errno));
+		}
+		if (now >= deadline)
+			fail("%s: not there after %d s", path, EPOCH_WAIT_S);
+		if (poll(&p, 1, (deadline - now) / 1000000 + 1) < 0 ||
+		    (p.revents && read(in, ev, sizeof(ev)) < 0))
+			die("inotify");
+	}
+}
+
+/* Read FLOW_TXT as the simulator does; keep the flows of host @self. */
+static struct flow *read_flows(const char *flowf, const struct net *n,
+			       int self, const struct opts *o,
+			       struct rtt **rtt, int *nfp, double *first)
+{
+	const struct host *me = net_host(n, self);
+	unsigned long long count, k;
+	struct flow *fl = NULL;
+	double last = 0;
+	struct reader r;
+	int nf = 0;
+
+	rd_open(&r, flowf);
+	if (!rd_next(&r))
+		fail("%s: empty", flowf);
+	rd_fields(&r, 1, "the number of flows");
+	count = rd_u64(&r, 0, 0, INT32_MAX, "number of flows");
+	/* Exactly the declared count: the simulator reads no further. */
+	for (k = 0; k < count; k++) {
+		const struct host *d;
+		struct flow *f;
+		int src, dst;
+		double start;
+
+		if (!rd_next(&r))
+			fail("%s: declares %llu flows, but has only %llu",
+			     flowf, count, k);
+		rd_fields(&r, 6, "SRC DST PG DPORT SIZE START_S");
+		src = rd_u64(&r, 0, 0, MAX_ID, "src");
+		dst = rd_u64(&r, 1, 0, MAX_ID, "dst");
+		start = rd_num(&r, 5, 0, 1e6, "start time");
+		if (!k)
+			*first = start;
+		else if (start < last)
+			rd_fail(&r, "start time %.9f before the flow above's %.9f: the simulator needs them in ascending order",
+				start, last);
+		last = start;
+		if (src != self)
+			continue;
+		d = net_host(n, dst);
+		if (!d || dst == self)
+			rd_fail(&r, "dst %d is not another host of the net", dst);
+		if (!rtt[d - n->h])
+			rd_fail(&r, "the net has no line 'rtt %d %d'", self,
+				dst);
+		fl = grow(fl, nf, sizeof(*fl));
+		f = &fl[nf++];
+		*f = (struct flow){ .fd = -1, .id = k,
+				    .src_id = self, .dst_id = dst,
+				    .sip = me->ip };
+		f->tos = rd_u64(&r, 2, 0, 7, "pg") << 5;
+		f->dst.sin_family = AF_INET;
+		f->dst.sin_port = htons(rd_u64(&r, 3, 1, 65535, "dport"));
+		f->dst.sin_addr.s_addr = htonl(d->ip);
+		/* 0 bytes: the sink would never answer */
+		f->size = rd_u64(&r, 4, 1, UINT64_MAX / 2, "size");
+		f->file_ns = (uint64_t)(start * 1e9 + 0.5);
+		f->ideal = ideal_fct(f->size, me->mtu, o->udp, rtt[d - n->h]);
+	}
+	rd_close(&r);
+	*nfp = nf;
+	return fl;
 }
 
 static int run(struct opts *o, const char *netf, const char *flowf,
-	       int self, double scale)
+	       int self, const char *rdv)
 {
 	struct rtt **rtt;	/* from self, by the index of dst in NET */
-	struct flow *fl = NULL;
-	int nf = 0, nlines = 0, i;
-	unsigned long long count;
-	double first = 1e300;
-	const struct host *me;
-	struct reader r;
+	struct flow *fl;
 	struct rlimit rl;
+	double first = 0;
 	struct net n;
+	int nf, i;
 
 	net_read(&n, netf);
-	me = net_host(&n, self);
-	if (!me)
+	if (!net_host(&n, self))
 		fail("%s: host %d is not there", netf, self);
 	rtt = calloc(n.nh, sizeof(*rtt));
 	if (!rtt)
@@ -1344,66 +1483,21 @@ static int run(struct opts *o, const char *netf, const char *flowf,
 		if (n.r[i].src == self && d)
 			rtt[d - n.h] = &n.r[i];
 	}
-
-	rd_open(&r, flowf);
-	if (!rd_next(&r))
-		fail("%s: empty", flowf);
-	rd_fields(&r, 1, "the number of flows");
-	count = rd_u64(&r, 0, 0, INT32_MAX, "number of flows");
-	while (rd_next(&r)) {
-		const struct host *d;
-		struct flow *f;
-		int src, dst;
-		double start;
-
-		rd_fields(&r, 6, "SRC DST PG DPORT SIZE START_S");
-		nlines++;
-		src = rd_u64(&r, 0, 0, MAX_ID, "src");
-		dst = rd_u64(&r, 1, 0, MAX_ID, "dst");
-		start = rd_num(&r, 5, 0, 1e6, "start time");
-		if (start < first)
-			first = start;
-		if (src != self)
-			continue;
-		d = net_host(&n, dst);
-		if (!d || dst == self)
-			rd_fail(&r, "dst %d is not another host of %s", dst,
-				netf);
-		if (!rtt[d - n.h])
-			rd_fail(&r, "%s has no line 'rtt %d %d'", netf, self,
-				dst);
-		fl = grow(fl, nf, sizeof(*fl));
-		f = &fl[nf++];
-		*f = (struct flow){ .fd = -1, .id = nlines - 1,
-				    .src_id = self, .dst_id = dst,
-				    .sip = me->ip };
-		f->tos = rd_u64(&r, 2, 0, 7, "pg") << 5;
-		f->dst.sin_family = AF_INET;
-		f->dst.sin_port = htons(rd_u64(&r, 3, 1, 65535, "dport"));
-		f->dst.sin_addr.s_addr = htonl(d->ip);
-		/* 0 bytes: the sink would never answer */
-		f->size = rd_u64(&r, 4, 1, UINT64_MAX / 2, "size");
-		f->start_s = start;
-		f->ideal = ideal_fct(f->size, me->mtu, o->udp, rtt[d - n.h]);
-	}
-	if ((unsigned long long)nlines != count)
-		fail("%s: %d flows, but its first line says %llu", flowf,
-		     nlines, count);
-	rd_close(&r);
-	if (!nf)
-		return 0;
-	/* The file's first flow starts at the epoch (HPCC files start at 2 s). */
-	for (i = 0; i < nf; i++)
-		fl[i].start = o->epoch +
-			      (uint64_t)((fl[i].start_s - first) * scale * 1e9 + 0.5);
-	/* run_flows() starts them in order */
-	qsort(fl, nf, sizeof(*fl), flow_cmp);
-
+	fl = read_flows(flowf, &n, self, o, rtt, &nf, &first);
 	/* A socket per flow in flight: as many as we may have. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	/* Ready even without flows: the runner waits for every host. */
+	if (rdv)
+		o->epoch = rendezvous(rdv, self);
+	if (!nf)
+		return 0;
+	/* The file's first flow starts at the epoch (HPCC files start at 2 s). */
+	for (i = 0; i < nf; i++)
+		fl[i].start = o->epoch + (uint64_t)((fl[i].file_ns / 1e9 -
+						     first) * o->scale * 1e9 + 0.5);
 	o->fct = true;
 	return run_flows(fl, nf, o);
 }
@@ -1462,29 +1556,35 @@ static int workload_main(int argc, char **argv)
 
 static int run_main(int argc, char **argv)
 {
-	struct opts o = { .tos = -1, .timeout = 60 };
-	const char *netf = NULL, *flowf = NULL;
-	double scale = 1;
+	struct opts o = { .tos = -1, .timeout = 60, .scale = 1 };
+	const char *netf = NULL, *flowf = NULL, *rdv = NULL, *lagf = NULL;
 	int opt, self = -1;
 
-	while ((opt = getopt_long(argc, argv, "n:f:s:e:k:uc:T:h", long_opts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:f:s:e:R:k:uc:T:L:h",
+				  long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n': netf = optarg; break;
 		case 'f': flowf = optarg; break;
 		case 's': self = arg_u64(opt, optarg, MAX_ID); break;
 		case 'e': o.epoch = arg_u64(opt, optarg, UINT64_MAX); break;
-		case 'k': scale = arg_num(opt, optarg, 1e-6, 1e6); break;
+		case 'R': rdv = optarg; break;
+		case 'k': o.scale = arg_num(opt, optarg, 1e-6, 1e6); break;
 		case 'u': o.udp = true; break;
 		case 'c': o.cc = optarg; break;
 		case 'T': o.timeout = arg_num(opt, optarg, 0, 1e6); break;
+		case 'L': lagf = optarg; break;
 		case 'h': usage_to(stdout, "run", 0);
 		default: usage();
 		}
 	}
-	if (!netf || !flowf || self < 0 || !o.epoch || optind != argc)
+	if (!netf || !flowf || self < 0 || !o.epoch == !rdv || optind != argc)
 		usage();
-	return run(&o, netf, flowf, self, scale);
+	if (lagf) {
+		o.lag = fopen(lagf, "w");
+		if (!o.lag)
+			fail("%s: %s", lagf, strerror(errno));
+	}
+	return run(&o, netf, flowf, self, rdv);
 }
 
 int main(int argc, char **argv)

@@ -28,9 +28,10 @@
  *         host <id> <netns> <dev> <ip> <rate_Bps> <mtu>
  *         switch <id> <netns>
  *         port <netns> <dev> <rate_Bps> <delay_ns> <peer_id>
- *         rtt <src> <dst> <base_rtt_ns> <bottleneck_Bps>
+ *         rtt <src> <dst> <base_rtt_ns> <bottleneck_Bps> <links>
  *       base_rtt is, on the cheapest shortest path, the sum over its links
- *       of 2 x delay + the serialization of a full frame and of an ACK.
+ *       of 2 x delay + the serialization of a full frame and of an ACK;
+ *       links is how many links a shortest path crosses.
  *       `up` first removes what a previous run with PREFIX left.
  *
  *   fcq-net down [-p PREFIX]
@@ -784,8 +785,8 @@ static int up(int argc, char **argv)
 		path_costs(j, dist, mtu, cost, bneck);
 		for (n = 0; n < nnodes; n++)
 			if (!nodes[n].sw && n != j)
-				fprintf(net, "rtt %d %d %.0f %.0f\n", n, j,
-					cost[n], bneck[n]);
+				fprintf(net, "rtt %d %d %.0f %.0f %d\n", n, j,
+					cost[n], bneck[n], dist[n]);
 	}
 	fclose(net);
 	return 0;

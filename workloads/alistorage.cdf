@@ -1,6 +1,3 @@
-# Alibaba storage 2019, HPCC's copy:
-# alibaba-edu/High-Precision-Congestion-Control: traffic_gen/AliStorage2019.txt
-# mean 40869.8 bytes (HPCC getAvg: trapezoids); lines: size_bytes percent
 0 0
 4000 22.93
 8000 69.21

@@ -1,8 +1,3 @@
-# Facebook cache follower (intra-cluster), from PlatformLab/HomaSimulation:
-# RpcTransportDesign/OMNeT++Simulation/homatransport/sizeDistributions/Facebook_CacheFollowerDist_IntraCluster.txt;
-# its fractions converted to percent, and '0 0' added: it starts at 68 bytes 2.04 %.
-# (That file's own header gives mean 718204.9 bytes.)
-# mean 687657.2 bytes (HPCC getAvg: trapezoids); lines: size_bytes percent
 0 0
 68 2.04
 144 4.09

@@ -1,7 +1,3 @@
-# VL2 data mining, from TritonNetworking/opera-sim: Figure1_traffic/datamining.csv
-# (identical: inet-tub/ns3-datacenter: simulator/ns-3.39/examples/ABM/datamining.csv);
-# its fractions converted to percent.
-# mean 5036535.2 bytes (HPCC getAvg: trapezoids); lines: size_bytes percent
 100 0
 180 8.5
 250 14

@@ -1,6 +1,3 @@
-# Facebook Hadoop, HPCC's copy:
-# alibaba-edu/High-Precision-Congestion-Control: traffic_gen/FbHdp_distribution.txt
-# mean 120420.8 bytes (HPCC getAvg: trapezoids); lines: size_bytes percent
 0 0
 100 1
 200 2

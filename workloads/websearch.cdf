@@ -1,6 +1,3 @@
-# WebSearch (DCTCP paper), HPCC's copy:
-# alibaba-edu/High-Precision-Congestion-Control: traffic_gen/WebSearch_distribution.txt
-# mean 1711250.0 bytes (HPCC getAvg: trapezoids); lines: size_bytes percent
 0 0
 10000 15
 20000 20

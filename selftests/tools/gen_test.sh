@@ -34,7 +34,7 @@ trap cleanup EXIT
 # Built by the Makefile's own rule: it must need nothing more (no -lm).
 [ -n "${FCQ_GEN:-}" ] || make -s -C "$TOP" "$GEN" >&2 || exit 1
 
-ktap_plan 16
+ktap_plan 20
 
 # A fabric of 4 hosts at RATE bytes/s, as the topology tool writes it.
 net4() {
@@ -93,14 +93,15 @@ loads_ok "$l" &&
 	ktap_pass "workload: each host offers 0.5 of its link, within 15 %" ||
 	ktap_fail "workload: each host offers 0.5 of its link, within 15 %" "$l"
 
-# Line 1 the count; then src dst 3 100 size start, by start, in [0, 60).
+# Line 1 the count; then src dst 3 100 size start, by start, in [2, 62):
+# the simulator's flows start at 2 s.
 bad=$(awk 'NR == 1 { n = $1; next }
 	NF != 6 || $1 !~ /^[0-3]$/ || $2 !~ /^[0-3]$/ || $3 != 3 ||
-	$4 != 100 || $5 < 1 || $6 < 0 || $6 >= 60 || $6 < last { print; exit }
+	$4 != 100 || $5 < 1 || $6 < 2 || $6 >= 62 || $6 < last { print; exit }
 	{ last = $6; c++ }
 	END { if (c != n) print "count " n ", lines " c }' "$WORK/a1.txt")
-[ -z "$bad" ] && ktap_pass "workload: HPCC flow.txt, sorted, pg 3, dport 100" ||
-	ktap_fail "workload: HPCC flow.txt, sorted, pg 3, dport 100" "$bad"
+[ -z "$bad" ] && ktap_pass "workload: HPCC flow.txt, sorted, from 2 s, pg 3, dport 100" ||
+	ktap_fail "workload: HPCC flow.txt, sorted, from 2 s, pg 3, dport 100" "$bad"
 same=$(awk 'NR > 1 && $1 == $2' "$WORK/a1.txt" "$WORK/a3.txt" | wc -l)
 dsts=$(awk 'NR > 1 { print $1 "-" $2 }' "$WORK/a1.txt" | sort -u | wc -l)
 ktap_note "src = dst: $same flows; distinct (src, dst) pairs: $dsts of 12"
@@ -128,24 +129,35 @@ loads_ok "$l" &&
 	ktap_pass "workload: 0.5 load within 15 % at 5000 flows a host" ||
 	ktap_fail "workload: 0.5 load within 15 % at 5000 flows a host" "$l"
 
-# Every shipped CDF is accepted and its '# mean' is HPCC's getAvg of it.
+# Every shipped CDF is accepted, its mean in workloads/README.md is HPCC's
+# getAvg of it, and HPCC's traffic_gen.py would read it: every line
+# "x y" split on one space (its parser), 0 % first, 100 % last, both
+# columns strictly increasing (its CustomRand.testCdf).
 ok=1
 for f in "$WL"/*.cdf; do
-	m=$(awk '/^# mean / { print $3 }' "$f")
+	m=$(awk -F'|' -v f="\`$(basename "$f")\`" \
+		'{ gsub(/ /, "", $2) } $2 == f { gsub(/ /, "", $5); print $5 }' \
+		"$WL/README.md")
 	g=$(awk '!/^#/ && NF == 2 { if (n) s += ($1 + px) / 2 * ($2 - py)
 		px = $1; py = $2; n++ } END { printf "%.1f", s / 100 }' "$f")
+	hp=$(awk '!/^[0-9.e+-]+ [0-9.e+-]+$/ { print "line " NR; exit }
+		NR == 1 && $2 != 0 { print "starts at " $2; exit }
+		NR > 1 && ($1 <= px || $2 <= py) { print "line " NR " not above"; exit }
+		{ px = $1 + 0; py = $2 + 0 }
+		END { if (py != 100) print "ends at " py }' "$f")
 	if ! "$GEN" workload -n "$WORK/net100m.txt" -w "$f" -l 0.1 -d 1 \
-		>/dev/null || [ "$m" != "$g" ]; then
-		ktap_note "$(basename "$f"): mean says $m, getAvg $g"
+		>/dev/null || [ "$(awk -v m="$m" 'BEGIN { printf "%.1f", m }')" != "$g" ] ||
+		[ -n "$hp" ]; then
+		ktap_note "$(basename "$f"): README's mean $m, getAvg $g; traffic_gen: ${hp:-ok}"
 		ok=0
 	fi
 done
 [ $ok = 1 ] && [ -n "$(ls "$WL"/*.cdf)" ] &&
-	ktap_pass "workloads/*.cdf: accepted, with their getAvg mean" ||
-	ktap_fail "workloads/*.cdf: accepted, with their getAvg mean"
+	ktap_pass "workloads/*.cdf: accepted, README's mean, traffic_gen.py's format" ||
+	ktap_fail "workloads/*.cdf: accepted, README's mean, traffic_gen.py's format"
 
 # ---- (c) incast ----------------------------------------------------------
-# 3 senders of 50000 bytes every 2 s from 1 s on, over 20 s: 10 groups.
+# 3 senders of 50000 bytes every 2 s from 2 + 1 s on, over 20 s: 10 groups.
 "$GEN" workload -n "$WORK/net100m.txt" -w "$WL/websearch.cdf" -l 0.1 -d 20 \
 	-i 3:50000:2 -s 9 >"$WORK/c.txt"
 bad=$(awk 'function err(m) { e = e "; " m }
@@ -160,7 +172,7 @@ bad=$(awk 'function err(m) { e = e "; " m }
 			split(d[k], dd)
 			if (n[k] != 3 || dd[1] != dd[2] || dd[2] != dd[3])
 				err("group at " k ":" s[k] " ->" d[k])
-			if ((k - 1) % 2 != 0 || k + 0 >= 20) err("start " k)
+			if ((k - 3) % 2 != 0 || k + 0 >= 22) err("start " k)
 		}
 		if (g != 10) err(g " groups")
 		print substr(e, 3)
@@ -197,9 +209,11 @@ ideal() {
 	echo $(($3 * RTT + ($1 + pk * ($2 + 14 + 24)) * 1000000000 / BW))
 }
 
-# fct.txt lines of OUT against FLOWS (dport size start_s ...) over HDR, K.
+# fct.txt lines of OUT against FLOWS (dport size start_s ...) over HDR, K,
+# run with -k SCALE (default 1): start_ns on the file's clock (absolute),
+# standalone_fct_ns divided by SCALE.
 check_fct() {
-	local out=$1 hdr=$2 k=$3 dport size start ns line bad=
+	local out=$1 hdr=$2 k=$3 scale=${4:-1} dport size start ns line bad=
 	[ "$(wc -l <"$out")" = 3 ] || bad="$(wc -l <"$out") lines"
 	while read -r dport size start; do
 		ns=$(awk -v s="$start" 'BEGIN { printf "%.0f", s * 1e9 }')
@@ -209,8 +223,9 @@ check_fct() {
 		   [ "$3" -lt 1 ] || [ "$4" != "$dport" ] || [ "$5" != "$size" ] ||
 		   [ "$7" -le 0 ]; then
 			bad="$bad; flow at $ns: '$line'"
-		elif [ "$8" != "$(ideal "$size" "$hdr" "$k")" ]; then
-			bad="$bad; standalone $8, formula $(ideal "$size" "$hdr" "$k")"
+		elif [ "$8" != "$(awk -v i="$(ideal "$size" "$hdr" "$k")" \
+				-v k="$scale" 'BEGIN { printf "%.0f", i / k }')" ]; then
+			bad="$bad; standalone $8, formula $(ideal "$size" "$hdr" "$k") / $scale"
 		fi
 	done <"$WORK/flows3"
 	echo "$bad"
@@ -220,8 +235,8 @@ check_fct() {
 ip netns del gt-a 2>/dev/null
 ip netns del gt-b 2>/dev/null
 if [ "$(id -u)" != 0 ] || ! ip netns add gt-a 2>/dev/null; then
-	for t in "fct lines" "standalone TCP" "UDP" "self with no flows" \
-		 "sink absent"; do
+	for t in "fct lines" "standalone TCP" "scale" "order" "rendezvous" \
+		 "lags" "UDP" "self with no flows" "sink absent"; do
 		ktap_skip "run: $t" "needs root for network namespaces"
 	done
 	ktap_finish
@@ -242,8 +257,14 @@ host 1 gt-b gt-vb 11.0.1.1 1250000000 $MTU
 rtt 0 1 $RTT $BW
 rtt 1 0 $RTT $BW
 EOF
-printf '100 1000 0\n200 100000 0.01\n100 1000000 0.02\n' >"$WORK/flows3"
-awk 'BEGIN { print 3 } { print "0 1 3", $0 }' "$WORK/flows3" >"$WORK/flow.txt"
+# As the simulator's mix/flow.txt: from 2 s, notes after the declared
+# flows (never read, even where they look like flows).
+printf '100 1000 2\n200 100000 2.01\n100 1000000 2.02\n' >"$WORK/flows3"
+{
+	echo 3
+	awk '{ print "0 1 3", $0 }' "$WORK/flows3"
+	printf '0 1 3 100 5000 2.03\n\nFirst line: # of flows\n'
+} >"$WORK/flow.txt"
 ip netns exec gt-b "$GEN" server -p 100,200 &
 SINK=$!
 ip netns exec gt-a ping -q -c 1 -W 2 11.0.1.1 >/dev/null
@@ -264,8 +285,57 @@ bad=$(check_fct "$WORK/fct.txt" 52 2)
 	ktap_pass "run: standalone = 2 * base_rtt + wire bytes at the bottleneck" ||
 	ktap_fail "run: standalone = 2 * base_rtt + wire bytes at the bottleneck" "$bad"
 
+run -s 0 -T 10 -k 2 >"$WORK/fct.txt" 2>"$WORK/fct.err"
+rc=$?
+bad=$(check_fct "$WORK/fct.txt" 52 2 2)
+[ $rc = 0 ] && [ -z "$bad" ] &&
+	ktap_pass "run -k 2: start_ns on the file's clock, standalone / 2" ||
+	ktap_fail "run -k 2: start_ns on the file's clock, standalone / 2" \
+		"exit $rc $bad $(cat "$WORK/fct.err")"
+
+awk 'NR == 3 { $6 = 1.5 } 1' "$WORK/flow.txt" >"$WORK/unordered.txt"
+err=$(ip netns exec gt-a "$GEN" run -n "$WORK/net.txt" -f "$WORK/unordered.txt" \
+	-s 0 -e "$(epoch)" 2>&1 >/dev/null)
+rc=$?
+ktap_note "a start before the line above's: exit $rc, \"$err\""
+[ $rc = 1 ] && [[ "$err" == *"unordered.txt:3:"*ascending* ]] &&
+	ktap_pass "run: flows out of start order are refused, naming the line" ||
+	ktap_fail "run: flows out of start order are refused, naming the line"
+
+# -R: the generator says it is ready, then waits for the epoch's file.
+rdv=$WORK/rdv
+mkdir "$rdv"
+ip netns exec gt-a "$GEN" run -n "$WORK/net.txt" -f "$WORK/flow.txt" -s 0 \
+	-R "$rdv" -L "$WORK/lag.txt" -T 10 >"$WORK/fct.txt" 2>"$WORK/fct.err" &
+gen=$!
+for _ in $(seq 100); do [ -s "$rdv/ready" ] && break; sleep 0.05; done
+ready=$(cat "$rdv/ready" 2>/dev/null)
+sleep 0.5	# waiting: no flow may start before the epoch is there
+early=$(wc -l <"$WORK/fct.txt")
+echo "$(epoch)" >"$rdv/epoch.tmp" && mv "$rdv/epoch.tmp" "$rdv/epoch"
+wait $gen
+rc=$?
+bad=$(check_fct "$WORK/fct.txt" 52 2)
+ktap_note "ready file: '$ready'; fct lines before the epoch: $early"
+[ $rc = 0 ] && [ "$ready" = 0 ] && [ "$early" = 0 ] && [ -z "$bad" ] &&
+	ktap_pass "run -R: ready in DIR/ready, flows from the epoch in DIR/epoch" ||
+	ktap_fail "run -R: ready in DIR/ready, flows from the epoch in DIR/epoch" \
+		"exit $rc $bad $(cat "$WORK/fct.err")"
+# src dst size start_ns lag_ns standalone_ns, one per flow, lag in [0, 1 s)
+# (scale 1: the standalone is fct.txt's)
+bad=$(awk 'NF != 6 || $1 != 0 || $2 != 1 || $5 < 0 || $5 >= 1e9' "$WORK/lag.txt")
+bad=$bad$(awk 'FNR == NR { std[$5] = $8; next }
+	std[$3] != $6 { print "standalone " $6 " vs fct.txt " std[$3] }' \
+	"$WORK/fct.txt" "$WORK/lag.txt")
+ktap_note "start lags (ns): $(awk '{ print $5 }' "$WORK/lag.txt" | tr '\n' ' ')"
+[ "$(awk '{ print $3, $4 }' "$WORK/lag.txt" | sort)" = \
+  "$(awk '{ printf "%s %.0f\n", $2, $3 * 1e9 }' "$WORK/flows3" | sort)" ] &&
+	[ -z "$bad" ] &&
+	ktap_pass "run -L: one start lag per flow" ||
+	ktap_fail "run -L: one start lag per flow" "$(cat "$WORK/lag.txt")"
+
 # UDP: 1 base RTT, 44 bytes of headers.
-printf '100 1000 0\n200 20000 0.01\n100 200000 0.02\n' >"$WORK/flows3"
+printf '100 1000 2\n200 20000 2.01\n100 200000 2.02\n' >"$WORK/flows3"
 awk 'BEGIN { print 3 } { print "0 1 3", $0 }' "$WORK/flows3" >"$WORK/flow.txt"
 run -s 0 -T 10 -u >"$WORK/fct.txt" 2>"$WORK/fct.err"
 rc=$?

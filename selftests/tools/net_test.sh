@@ -54,13 +54,14 @@ n=$(ip -n ${P}s8 route show 11.0.7.0/24 | grep -c nexthop)
 # 4. Base RTT: 2 links in a leaf, 4 across; each link 2 x 20 us + a 1538-
 # byte frame and an 84-byte ACK at 100 Mbit/s (80 ns/byte).
 link=$((2 * 20000 + (1538 + 84) * 80))
-near=$(awk '$1 == "rtt" && $2 == 0 && $3 == 1 { print $4 }' "$W/ls/net.txt")
-far=$(awk '$1 == "rtt" && $2 == 0 && $3 == 7 { print $4 }' "$W/ls/net.txt")
+# The line's last column counts the links.
+near=$(awk '$1 == "rtt" && $2 == 0 && $3 == 1 { print $4, $6 }' "$W/ls/net.txt")
+far=$(awk '$1 == "rtt" && $2 == 0 && $3 == 7 { print $4, $6 }' "$W/ls/net.txt")
 pairs=$(grep -c '^rtt' "$W/ls/net.txt")
-[ "$near" = $((2 * link)) ] && [ "$far" = $((4 * link)) ] && [ "$pairs" = 56 ] &&
-	ktap_pass "net.txt: 56 host pairs, base RTT of 2 and 4 links" ||
-	ktap_fail "net.txt: 56 host pairs, base RTT of 2 and 4 links" \
-		"near $near far $far (want $((2 * link)) $((4 * link))), $pairs pairs"
+[ "$near" = "$((2 * link)) 2" ] && [ "$far" = "$((4 * link)) 4" ] && [ "$pairs" = 56 ] &&
+	ktap_pass "net.txt: 56 host pairs, base RTT and link count of 2 and 4 links" ||
+	ktap_fail "net.txt: 56 host pairs, base RTT and link count of 2 and 4 links" \
+		"near $near far $far (want $((2 * link)) 2, $((4 * link)) 4), $pairs pairs"
 
 # 5. Bridged: only for loop-free switch graphs.
 if "$NET" up "$W/ls.txt" -o "$W/b" -S none -H none -p $P -b 2>"$W/err"; then
