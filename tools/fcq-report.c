@@ -1,34 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq-report - compare flow-control schemes run on the same experiment.
+ * fcq-report - compare flow-control schemes run on the same experiment,
+ * each run once per seed.
  *
- *   fcq-report [-o OUTDIR] [-t TITLE] DIR...
+ *   fcq-report [-o OUTDIR] [-t TITLE] [-p nearest|hpcc] DIR...
  *   fcq-report -h | --help
  *
- * Each DIR is one scheme's run of the experiment:
- *   scheme        one line, the scheme's name.
+ * Each DIR is a run (it holds fct.txt) or holds runs: its immediate
+ * subdirectories that hold fct.txt, in version order (seed-2 before
+ * seed-10); a DIR with neither is an error. A run is one scheme with one
+ * seed:
+ *   scheme        one line, the scheme's name: runs of the same name are
+ *                 samples of the same scheme (schemes in order of first
+ *                 appearance).
  *   fct.txt       one line per completed flow, the HPCC simulator's columns
  *                 "sip dip sport dport size start_ns fct_ns
  *                 standalone_fct_ns": sip/dip up to 8 hex digits, the rest
  *                 decimal integers (bytes, ns). Blank lines are skipped.
  *   summary.json  optional, from the experiment runner: {"incomplete":M,
- *                 "drops":D, "named":[{"name":"victim","mbps":12.3}], ...}.
+ *                 "drops":D, "named":[{"name":"victim","mbps":12.3}],
+ *                 "seed":S, "flows_md5":"...", "cpu_idle":0.8,
+ *                 "start_lag":{"p99_ns":N, "max_ns":N, "late":N},
+ *                 "trusted":false, "untrusted":["why", ...], ...}.
+ *   seed          optional, one line: the seed, when summary.json has none.
  *   stats.json    optional: [{"netns","dev","role":"switch"|"host",
  *                 "tc":OBJ}] where OBJ is one fcq qdisc of
  *                 "tc -j -s qdisc show".
  *
- * Computation (selftests/tools/report_test.sh recomputes it):
+ * Per run (selftests/tools/report_test.sh recomputes it):
  *   slowdown    = max(1, fct_ns / standalone_fct_ns) per flow, as HPCC's
  *                 analysis/fct_analysis.py; standalone_fct_ns must be > 0.
  *   groups      "all" flows; by size in bytes: "<10KB" (size < 10000),
  *               "10KB-100KB" (< 100000), "100KB-1MB" (< 1000000), ">=1MB"
  *               (the rest); "incast": dport 200 (HPCC: 100 is normal, 200
- *               incast), reported when any DIR has such a flow.
+ *               incast), reported when any run has such a flow.
  *   per group   count; avg = arithmetic mean of the slowdowns; p50, p95,
- *               p99 by nearest rank: pP is the ceil(P/100 * n)-th smallest
- *               slowdown (1-based), computed in integers as
- *               rank = (P * n + 99) / 100. An empty group has count 0 and
- *               no statistics (null in JSON, "-" in text).
+ *               p99 of the n sorted slowdowns v[1..n] by the rule -p says:
+ *                 nearest (default): v[ceil(P/100 * n)], in integers
+ *                   v[(P * n + 99) / 100];
+ *                 hpcc: fct_analysis.py's a[int(len(a) * p)] (0-based),
+ *                   i.e. v[floor(P * n / 100) + 1], at most v[n].
+ *               An empty group has count 0 and no statistics.
  *   completed   = number of flows (non-blank lines) in fct.txt.
  *   incomplete  = summary.json "incomplete".
  *   from stats.json, a missing key counting 0:
@@ -36,24 +48,44 @@
  *     host_paused_ms = sum of tc.prio[].paused_ns over role "host", / 1e6
  *     drops          = sum of tc.drops over all entries
  *     drop_lossless  = sum of tc.drop_lossless over all entries
- *   Without stats.json these are null ("-"), except drops, which is then
+ *   Without stats.json these are absent, except drops, which is then
  *   summary.json's "drops" if there is one.
  *   named       = summary.json "named" flows' Mbit/s, as written.
+ *   lag_p99_ms, lag_max_ms, late, cpu_idle: from summary.json's start_lag
+ *               and cpu_idle, when there.
+ *
+ * Per scheme, every statistic over the runs that have it (n of them): the
+ * mean, and the half-width of its 95 % confidence interval, Student t with
+ * n - 1 degrees of freedom: t(0.975, n - 1) * s / sqrt(n), s the sample
+ * standard deviation (t from a table to 30 degrees of freedom, then the
+ * Cornish-Fisher expansion); no interval when n < 2.
+ *
+ * Warnings (a line starting "WARNING:" at the top of report.txt and on
+ * stderr): a run whose summary.json says "trusted": false (its dir and
+ * why), and runs of different schemes with the same seed whose flows_md5
+ * differ (they did not replay the same flows: not a fair comparison).
  *
  * Writes to OUTDIR (default "."): report.txt (also printed on stdout),
  * report.json, slowdown.gp with its data files slowdown-N.dat (N = the
- * DIR's position, from 1), and slowdown.png, which slowdown.gp draws with
- * gnuplot: p95 and p99 slowdown per size bucket, one line per scheme.
- * report.json: {"title", "schemes": [{"scheme", "dir", "completed",
- * "incomplete", "drops", "drop_lossless", "pfc_tx", "host_paused_ms",
- * "named": [{"name", "mbps"}], "groups": {GROUP: {"count", "avg", "p50",
- * "p95", "p99"}}, "summary": summary.json as read}]}, in the order of DIRs.
+ * scheme's position, from 1), and slowdown.png, which slowdown.gp draws
+ * with gnuplot: p95 and p99 slowdown per size bucket, one line per scheme,
+ * each point the mean over runs with its 95 % interval as an error bar.
+ * report.json: {"title", "slowdown", "percentile", "interval", "trusted",
+ * "warnings": [...], "schemes": [{"scheme", "runs": [{"dir", "seed",
+ * "completed", "incomplete", "drops", "drop_lossless", "pfc_tx",
+ * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
+ * "trusted", "named": [{"name", "mbps"}], "groups": {GROUP: {"count",
+ * "avg", "p50", "p95", "p99"}}, "summary": summary.json as read}], and
+ * each statistic aggregated as {"mean", "ci95", "n"} (ci95 null when
+ * n < 2; the statistic null when no run has it): "completed", ...,
+ * "named": [{"name", "mbps"}], "groups": {GROUP: {"count", "avg", ...}}}]}.
  *
  * Exit status: 0 done; 1 unreadable input (the message names the file and,
  * where there is one, the line), an output that cannot be written, or
- * gnuplot failed; 2 usage error.
+ * gnuplot failed; 2 usage error; 3 done, with a warning above.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -101,6 +133,8 @@ static const char *const group_desc[NGROUPS] = {
 static const unsigned int pct[NPCT] = { 50, 95, 99 };
 static const char *const pct_name[NPCT] = { "p50", "p95", "p99" };
 
+static bool hpcc_rule;		/* -p hpcc */
+
 struct flow {
 	double slow;
 	unsigned char bucket;	/* G_LT10K .. G_GE1M */
@@ -118,38 +152,59 @@ struct named {
 	double mbps;
 };
 
-struct scheme {
-	const char *dir;
+/* One scheme with one seed. */
+struct run {
+	char *dir;
 	char *name;
 	struct flow *flows;
 	size_t n, cap;
 	struct gstat g[NGROUPS];
 
-	json_object *summary;	/* owns the strings in named[] */
+	json_object *summary;	/* owns the strings below */
 	bool has_incomplete, has_sdrops;
 	uint64_t incomplete, sdrops;
 	struct named *named;
 	size_t nnamed;
+	bool has_seed, has_lag, has_late, has_idle, untrusted;
+	uint64_t seed, late;
+	double lag_p99_ms, lag_max_ms, idle;
+	const char *md5;
+	json_object *why;	/* "untrusted" reasons */
 
 	bool has_stats;
 	uint64_t pfc_tx, paused_ns, drops, drop_lossless;
 };
 
+/* The runs of one scheme name: the samples of its statistics. */
+struct scheme {
+	const char *name;
+	size_t *run;
+	size_t nrun;
+};
+
+static struct run *runs;
+static size_t nruns;
 static struct scheme *schemes;
 static size_t nschemes;
-static bool any_incast;
+static bool any_incast, any_lag;
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: fcq-report [-o OUTDIR] [-t TITLE] DIR...\n"
+		"usage: fcq-report [-o OUTDIR] [-t TITLE] [-p nearest|hpcc] DIR...\n"
 		"       fcq-report -h | --help\n"
-		"  DIR: one scheme's run: scheme, fct.txt (HPCC columns),\n"
-		"       optional summary.json and stats.json\n"
+		"  DIR: a run (scheme, fct.txt in HPCC's columns, optional\n"
+		"       summary.json, stats.json, seed), or a directory of runs\n"
+		"       (e.g. scheme-1-pfc/ holding seed-1/, seed-2/...); runs of\n"
+		"       one scheme name are its samples: mean and 95 %% interval\n"
 		"  -o OUTDIR  where to write report.txt, report.json,\n"
 		"             slowdown.png (default: .)\n"
 		"  -t TITLE   the figure's and the report's title\n"
-		"  -h, --help print this help and exit\n");
+		"  -p RULE    percentiles: nearest (default, the ceil(P/100*n)-th\n"
+		"             smallest) or hpcc (fct_analysis.py's a[int(n*p)])\n"
+		"  -h, --help print this help and exit\n"
+		"Exit status: 0 done, 1 error, 2 usage, 3 done with a warning\n"
+		"(an untrusted run, schemes that replayed different flows).\n");
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -202,7 +257,7 @@ static bool is_ip_hex(const char *s)
 	return n && n <= 8 && !s[n];
 }
 
-static void read_scheme_name(struct scheme *s)
+static void read_scheme_name(struct run *s)
 {
 	char *path = path_of(s->dir, "scheme"), *line = NULL;
 	size_t cap = 0;
@@ -224,7 +279,7 @@ static void read_scheme_name(struct scheme *s)
 	free(path);
 }
 
-static void read_fct(struct scheme *s)
+static void read_fct(struct run *s)
 {
 	static const char *const col[] = {
 		"sip", "dip", "sport", "dport", "size", "start_ns", "fct_ns",
@@ -373,10 +428,24 @@ static bool get_number(json_object *o, const char *key, double *d)
 	return true;
 }
 
-static void read_summary(struct scheme *s)
+/* A string in summary.json; NULL if absent, an error if not a string. */
+static const char *get_string(json_object *o, const char *key,
+			      const char *path)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    json_object_is_type(v, json_type_null))
+		return NULL;
+	if (!json_object_is_type(v, json_type_string))
+		die("%s: \"%s\": expected a string", path, key);
+	return json_object_get_string(v);
+}
+
+static void read_summary(struct run *s)
 {
 	char *path = path_of(s->dir, "summary.json");
-	json_object *o = read_json(path), *named, *e, *v;
+	json_object *o = read_json(path), *named, *e, *v, *lag;
 	char where[64];
 	size_t i, n;
 
@@ -392,6 +461,38 @@ static void read_summary(struct scheme *s)
 	if (json_object_object_get_ex(o, "drops", NULL)) {
 		s->has_sdrops = true;
 		s->sdrops = get_count(o, "drops", path, "");
+	}
+	if (json_object_object_get_ex(o, "seed", &v) &&
+	    !json_object_is_type(v, json_type_null)) {
+		s->has_seed = true;
+		s->seed = get_count(o, "seed", path, "");
+	}
+	s->has_idle = get_number(o, "cpu_idle", &s->idle);
+	s->md5 = get_string(o, "flows_md5", path);
+	if (json_object_object_get_ex(o, "start_lag", &lag) &&
+	    json_object_is_type(lag, json_type_object)) {
+		double ns;
+
+		if (get_number(lag, "p99_ns", &ns)) {
+			s->has_lag = true;
+			s->lag_p99_ms = ns / 1e6;
+			s->lag_max_ms = get_number(lag, "max_ns", &ns) ?
+					ns / 1e6 : s->lag_p99_ms;
+		}
+		if (json_object_object_get_ex(lag, "late", NULL)) {
+			s->has_late = true;
+			s->late = get_count(lag, "late", path, "start_lag.");
+		}
+		any_lag |= s->has_lag;
+	}
+	if (json_object_object_get_ex(o, "trusted", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			die("%s: \"trusted\": expected true or false", path);
+		s->untrusted = !json_object_get_boolean(v);
+		if (json_object_object_get_ex(o, "untrusted", &s->why) &&
+		    !json_object_is_type(s->why, json_type_array))
+			die("%s: \"untrusted\": expected an array of reasons",
+			    path);
 	}
 	if (!json_object_object_get_ex(o, "named", &named))
 		goto out;
@@ -416,7 +517,35 @@ out:
 	free(path);
 }
 
-static void read_stats(struct scheme *s)
+/* The seed file, for a run whose summary.json does not say. */
+static void read_seed(struct run *s)
+{
+	char *path = path_of(s->dir, "seed"), *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	if (s->has_seed)
+		goto out;
+	f = fopen(path, "r");
+	if (!f) {
+		if (errno != ENOENT)
+			die("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	len = getline(&line, &cap, f);
+	fclose(f);
+	while (len > 0 && isspace((unsigned char)line[len - 1]))
+		line[--len] = '\0';
+	if (len <= 0 || !parse_dec(line, &s->seed))
+		die("%s:1: expected the seed, a non-negative integer", path);
+	s->has_seed = true;
+	free(line);
+out:
+	free(path);
+}
+
+static void read_stats(struct run *s)
 {
 	char *path = path_of(s->dir, "stats.json");
 	json_object *o = read_json(path), *e, *tc, *role, *prio, *p;
@@ -478,7 +607,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void group_stats(struct scheme *s)
+/* The P-th percentile of the n > 0 sorted @v, by the rule of -p. */
+static double percentile(const double *v, size_t n, unsigned int p)
+{
+	size_t i;
+
+	if (hpcc_rule) {
+		i = p * n / 100;	/* a[int(len(a) * p)] */
+		return v[i < n ? i : n - 1];
+	}
+	/* Nearest rank in integers: 0.95 * n is inexact in binary. */
+	return v[(p * n + 99) / 100 - 1];
+}
+
+static void group_stats(struct run *s)
 {
 	double *v = xrealloc(NULL, s->n * sizeof(*v)), sum;
 	size_t i, n, k;
@@ -498,39 +640,52 @@ static void group_stats(struct scheme *s)
 		for (i = 0, sum = 0; i < n; i++)
 			sum += v[i];
 		gs->avg = sum / n;
-		/* Nearest rank in integers: 0.95 * n is inexact in binary. */
 		for (k = 0; k < NPCT; k++)
-			gs->p[k] = v[(pct[k] * n + 99) / 100 - 1];
+			gs->p[k] = percentile(v, n, pct[k]);
 	}
 	free(v);
 }
 
-static bool show_group(int g)
+/* ---- a run's statistics, and their aggregates over a scheme's runs ---- */
+
+enum {
+	S_COMPLETED,
+	S_INCOMPLETE,
+	S_DROPS,
+	S_DROP_LOSSLESS,
+	S_PFC_TX,
+	S_PAUSED_MS,
+	S_LAG_P99,
+	S_LAG_MAX,
+	S_LATE,
+	S_IDLE,
+	NSTATS
+};
+
+static const char *const stat_key[NSTATS] = {
+	"completed", "incomplete", "drops", "drop_lossless", "pfc_tx",
+	"host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
+};
+
+/* What to take of a run: a counter, a group's statistic or a named flow. */
+struct key {
+	enum { K_STAT, K_GROUP, K_NAMED } kind;
+	int id;			/* S_*, or the group */
+	int field;		/* K_GROUP: 0 count, 1 avg, 2 + k: p[k] */
+	const char *name;	/* K_NAMED */
+};
+
+static bool have_drops(const struct run *s)
 {
-	return g != G_INCAST || any_incast;
+	return s->has_stats || s->has_sdrops;
 }
 
-/* Names of the named flows of every scheme, in order of appearance. */
-static const char **all_named(size_t *np)
+static uint64_t drops(const struct run *s)
 {
-	const char **names = NULL;
-	size_t n = 0, i, j, k;
-
-	for (i = 0; i < nschemes; i++)
-		for (j = 0; j < schemes[i].nnamed; j++) {
-			for (k = 0; k < n; k++)
-				if (!strcmp(names[k], schemes[i].named[j].name))
-					break;
-			if (k < n)
-				continue;
-			names = xrealloc(names, (n + 1) * sizeof(*names));
-			names[n++] = schemes[i].named[j].name;
-		}
-	*np = n;
-	return names;
+	return s->has_stats ? s->drops : s->sdrops;
 }
 
-static const struct named *find_named(const struct scheme *s, const char *name)
+static const struct named *find_named(const struct run *s, const char *name)
 {
 	size_t i;
 
@@ -540,95 +695,383 @@ static const struct named *find_named(const struct scheme *s, const char *name)
 	return NULL;
 }
 
-static bool have_drops(const struct scheme *s)
+/* The value of @k in run @s; false if the run does not have it. */
+static bool get(const struct run *s, const struct key *k, double *v)
 {
-	return s->has_stats || s->has_sdrops;
+	const struct gstat *gs;
+	const struct named *nf;
+
+	switch (k->kind) {
+	case K_GROUP:
+		gs = &s->g[k->id];
+		*v = k->field == 0 ? gs->count :
+		     k->field == 1 ? gs->avg : gs->p[k->field - 2];
+		return k->field == 0 || gs->count;
+	case K_NAMED:
+		nf = find_named(s, k->name);
+		*v = nf ? nf->mbps : 0;
+		return nf;
+	case K_STAT:
+		break;
+	}
+	switch (k->id) {
+	case S_COMPLETED: *v = s->n; return true;
+	case S_INCOMPLETE: *v = s->incomplete; return s->has_incomplete;
+	case S_DROPS: *v = drops(s); return have_drops(s);
+	case S_DROP_LOSSLESS: *v = s->drop_lossless; return s->has_stats;
+	case S_PFC_TX: *v = s->pfc_tx; return s->has_stats;
+	case S_PAUSED_MS: *v = s->paused_ns / 1e6; return s->has_stats;
+	case S_LAG_P99: *v = s->lag_p99_ms; return s->has_lag;
+	case S_LAG_MAX: *v = s->lag_max_ms; return s->has_lag;
+	case S_LATE: *v = s->late; return s->has_late;
+	case S_IDLE: *v = s->idle; return s->has_idle;
+	}
+	return false;
 }
 
-static uint64_t drops(const struct scheme *s)
+/*
+ * t(0.975, df): the table for df <= 30; above, the Cornish-Fisher
+ * expansion around the normal quantile, within 1e-5 of it from df 30 on.
+ */
+static double t975(size_t df)
 {
-	return s->has_stats ? s->drops : s->sdrops;
+	static const double t[31] = {
+		0, 12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646,
+		2.3060, 2.2622, 2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314,
+		2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687,
+		2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
+	};
+	double z = 1.959963984540054, d = df, z2 = z * z;
+
+	if (df <= 30)
+		return t[df];
+	return z + (z2 + 1) * z / 4 / d +
+	       ((5 * z2 + 16) * z2 + 3) * z / 96 / (d * d) +
+	       (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384 / (d * d * d) +
+	       ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z /
+	       92160 / (d * d * d * d);
 }
 
-static void put_u64(FILE *f, int w, bool have, uint64_t v)
+struct agg {
+	size_t n;		/* runs that have it */
+	double mean, half;	/* half: of the 95 % interval, n >= 2 */
+};
+
+static struct agg aggregate(const struct scheme *sc, const struct key *k)
 {
-	if (have)
-		fprintf(f, " %*" PRIu64, w, v);
+	struct agg a = { 0 };
+	double v[sc->nrun], ss = 0;
+	size_t i;
+
+	for (i = 0; i < sc->nrun; i++)
+		if (get(&runs[sc->run[i]], k, &v[a.n]))
+			a.mean += v[a.n++];
+	if (!a.n)
+		return a;
+	a.mean /= a.n;
+	for (i = 0; i < a.n; i++)
+		ss += (v[i] - a.mean) * (v[i] - a.mean);
+	if (a.n >= 2)
+		a.half = t975(a.n - 1) * sqrt(ss / (a.n - 1) / a.n);
+	return a;
+}
+
+static struct agg agg_stat(const struct scheme *sc, int id)
+{
+	struct key k = { .kind = K_STAT, .id = id };
+
+	return aggregate(sc, &k);
+}
+
+static struct agg agg_group(const struct scheme *sc, int g, int field)
+{
+	struct key k = { .kind = K_GROUP, .id = g, .field = field };
+
+	return aggregate(sc, &k);
+}
+
+static struct agg agg_named(const struct scheme *sc, const char *name)
+{
+	struct key k = { .kind = K_NAMED, .name = name };
+
+	return aggregate(sc, &k);
+}
+
+static bool show_group(int g)
+{
+	return g != G_INCAST || any_incast;
+}
+
+/* Names of the named flows of every run, in order of appearance. */
+static const char **all_named(size_t *np)
+{
+	const char **names = NULL;
+	size_t n = 0, i, j, k;
+
+	for (i = 0; i < nruns; i++)
+		for (j = 0; j < runs[i].nnamed; j++) {
+			for (k = 0; k < n; k++)
+				if (!strcmp(names[k], runs[i].named[j].name))
+					break;
+			if (k < n)
+				continue;
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = runs[i].named[j].name;
+		}
+	*np = n;
+	return names;
+}
+
+/* ---- warnings --------------------------------------------------------- */
+
+static char **warnings;
+static size_t nwarnings;
+
+static void __attribute__((format(printf, 1, 2))) warn(const char *fmt, ...)
+{
+	va_list ap;
+	char *w;
+
+	va_start(ap, fmt);
+	if (vasprintf(&w, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	warnings = xrealloc(warnings, (nwarnings + 1) * sizeof(*warnings));
+	warnings[nwarnings++] = w;
+}
+
+static void find_warnings(void)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < nruns; i++) {
+		const struct run *r = &runs[i];
+		char *why = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (!r->untrusted)
+			continue;
+		m = open_memstream(&why, &len);
+		if (!m)
+			die("out of memory");
+		for (k = 0; r->why && k < json_object_array_length(r->why); k++)
+			fprintf(m, "%s%s", k ? "; " : "",
+				json_object_get_string(
+					json_object_array_get_idx(r->why, k)));
+		if (fclose(m))
+			die("out of memory");
+		warn("%s (%s) is not trusted: %s", r->dir, r->name,
+		     len ? why : "the runner said so without a reason");
+		free(why);
+	}
+	/* The same seed must mean the same flows, for every scheme. */
+	for (i = 0; i < nruns; i++)
+		for (j = 0; j < i; j++) {
+			const struct run *a = &runs[j], *b = &runs[i];
+
+			if (!a->has_seed || !b->has_seed || a->seed != b->seed ||
+			    !a->md5 || !b->md5 || !strcmp(a->md5, b->md5) ||
+			    !strcmp(a->name, b->name))
+				continue;
+			warn("%s (%s) and %s (%s) both ran seed %" PRIu64
+			     " but replayed different flows (flows_md5): not a fair comparison",
+			     a->dir, a->name, b->dir, b->name, a->seed);
+			break;
+		}
+}
+
+/* ---- report.txt ------------------------------------------------------- */
+
+/* A text table: cells as strings, each column as wide as its widest. */
+struct table {
+	int ncol;
+	size_t ncell;
+	char **cell;
+};
+
+static void t_cell(struct table *t, char *s)
+{
+	if (!s)
+		die("out of memory");
+	t->cell = xrealloc(t->cell, (t->ncell + 1) * sizeof(*t->cell));
+	t->cell[t->ncell++] = s;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+t_add(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	t_cell(t, s);
+}
+
+/* "-", the mean alone (one run), or mean±half. */
+static void t_agg(struct table *t, const struct agg *a, int prec1, int precn)
+{
+	if (!a->n)
+		t_add(t, "-");
+	else if (a->n < 2)
+		t_add(t, "%.*f", prec1, a->mean);
 	else
-		fprintf(f, " %*s", w, "-");
+		t_add(t, "%.*f\u00b1%.*f", precn, a->mean, precn, a->half);
 }
 
-static void put_dbl(FILE *f, int w, bool have, double v, int prec)
+/* Columns on the terminal: UTF-8 continuation bytes take none. */
+static int cols(const char *s)
 {
-	if (have)
-		fprintf(f, " %*.*f", w, prec, v);
-	else
-		fprintf(f, " %*s", w, "-");
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static void t_print(FILE *f, struct table *t)
+{
+	int w[t->ncol], c;
+	size_t i;
+
+	for (c = 0; c < t->ncol; c++)
+		w[c] = 0;
+	for (i = 0; i < t->ncell; i++)
+		if (cols(t->cell[i]) > w[i % t->ncol])
+			w[i % t->ncol] = cols(t->cell[i]);
+	for (i = 0; i < t->ncell; i++) {
+		int pad = w[i % t->ncol] - cols(t->cell[i]);
+
+		c = i % t->ncol;
+		if (c)
+			fprintf(f, " %*s%s", pad, "", t->cell[i]);
+		else
+			fprintf(f, "%s%*s", t->cell[i], pad, "");
+		if (c == t->ncol - 1)
+			fputc('\n', f);
+		free(t->cell[i]);
+	}
+	free(t->cell);
+	t->cell = NULL;
+	t->ncell = 0;
+}
+
+static const char *rule_text(void)
+{
+	return hpcc_rule ?
+	       "HPCC fct_analysis.py's a[int(n * P/100)], the (floor(P/100 * n) + 1)-th smallest" :
+	       "nearest rank, the ceil(P/100 * n)-th smallest";
 }
 
 static void write_text(FILE *f, const char *title)
 {
-	int w = 8, nw, k, g;
+	struct table t = { 0 };
 	const char **names;
 	size_t i, j, nn;
+	struct agg a;
+	int k, g;
 
-	for (i = 0; i < nschemes; i++)
-		if ((int)strlen(schemes[i].name) > w)
-			w = strlen(schemes[i].name);
 	if (title)
 		fprintf(f, "%s\n", title);
-	fprintf(f, "slowdown = max(1, FCT / standalone FCT); "
-		"pP = nearest rank, the ceil(P/100 * n)-th smallest\n");
+	for (i = 0; i < nwarnings; i++)
+		fprintf(f, "WARNING: %s\n", warnings[i]);
+	fprintf(f, "slowdown = max(1, FCT / standalone FCT); pP = %s\n",
+		rule_text());
+	fprintf(f, "each cell: the mean over a scheme's runs \u00b1 the half-width of its 95 %% confidence\n"
+		"interval (Student t); a scheme with one run: its value\n");
+	fprintf(f, "runs:");
+	for (i = 0; i < nschemes; i++) {
+		const struct scheme *sc = &schemes[i];
+		bool any = false;
+
+		fprintf(f, "%s %s %zu", i ? "," : "", sc->name, sc->nrun);
+		for (j = 0; j < sc->nrun; j++) {
+			const struct run *r = &runs[sc->run[j]];
+
+			if (!r->has_seed)
+				continue;
+			fprintf(f, "%s%" PRIu64, any ? " " : " (seeds ", r->seed);
+			any = true;
+		}
+		if (any)
+			fputc(')', f);
+	}
+	fputc('\n', f);
 
 	for (g = 0; g < NGROUPS; g++) {
 		if (!show_group(g))
 			continue;
 		fprintf(f, "\nslowdown: %s (%s)\n", group_name[g],
 			group_desc[g]);
-		fprintf(f, "%-*s %8s %10s", w, "scheme", "count", "avg");
+		t.ncol = 3 + NPCT;
+		t_add(&t, "scheme");
+		t_add(&t, "count");
+		t_add(&t, "avg");
 		for (k = 0; k < NPCT; k++)
-			fprintf(f, " %10s", pct_name[k]);
-		fputc('\n', f);
+			t_add(&t, "%s", pct_name[k]);
 		for (i = 0; i < nschemes; i++) {
-			const struct gstat *gs = &schemes[i].g[g];
-
-			fprintf(f, "%-*s %8zu", w, schemes[i].name, gs->count);
-			put_dbl(f, 10, gs->count, gs->avg, 3);
-			for (k = 0; k < NPCT; k++)
-				put_dbl(f, 10, gs->count, gs->p[k], 3);
-			fputc('\n', f);
+			t_add(&t, "%s", schemes[i].name);
+			for (k = 0; k < 2 + NPCT; k++) {
+				a = agg_group(&schemes[i], g, k);
+				t_agg(&t, &a, k ? 3 : 0, k ? 3 : 1);
+			}
 		}
+		t_print(f, &t);
 	}
 
 	names = all_named(&nn);
 	fprintf(f, "\ncounters (pfc_sent: PFC frames sent by switch ports; "
 		"paused_ms: hosts' paused time; named flows in Mbit/s)\n");
-	fprintf(f, "%-*s %9s %10s %9s %13s %9s %11s", w, "scheme", "completed",
-		"incomplete", "drops", "drop_lossless", "pfc_sent", "paused_ms");
-	for (j = 0; j < nn; j++) {
-		nw = strlen(names[j]) > 8 ? (int)strlen(names[j]) : 8;
-		fprintf(f, " %*s", nw, names[j]);
-	}
-	fputc('\n', f);
+	t.ncol = 7 + nn;
+	t_add(&t, "scheme");
+	t_add(&t, "completed");
+	t_add(&t, "incomplete");
+	t_add(&t, "drops");
+	t_add(&t, "drop_lossless");
+	t_add(&t, "pfc_sent");
+	t_add(&t, "paused_ms");
+	for (j = 0; j < nn; j++)
+		t_add(&t, "%s", names[j]);
 	for (i = 0; i < nschemes; i++) {
-		const struct scheme *s = &schemes[i];
-
-		fprintf(f, "%-*s %9zu", w, s->name, s->n);
-		put_u64(f, 10, s->has_incomplete, s->incomplete);
-		put_u64(f, 9, have_drops(s), drops(s));
-		put_u64(f, 13, s->has_stats, s->drop_lossless);
-		put_u64(f, 9, s->has_stats, s->pfc_tx);
-		put_dbl(f, 11, s->has_stats, s->paused_ns / 1e6, 3);
-		for (j = 0; j < nn; j++) {
-			const struct named *nf = find_named(s, names[j]);
-
-			nw = strlen(names[j]) > 8 ? (int)strlen(names[j]) : 8;
-			put_dbl(f, nw, nf, nf ? nf->mbps : 0, 2);
+		t_add(&t, "%s", schemes[i].name);
+		for (k = S_COMPLETED; k <= S_PAUSED_MS; k++) {
+			a = agg_stat(&schemes[i], k);
+			t_agg(&t, &a, k == S_PAUSED_MS ? 3 : 0,
+			      k == S_PAUSED_MS ? 3 : 1);
 		}
-		fputc('\n', f);
+		for (j = 0; j < nn; j++) {
+			a = agg_named(&schemes[i], names[j]);
+			t_agg(&t, &a, 2, 2);
+		}
 	}
+	t_print(f, &t);
 	free(names);
+
+	if (!any_lag)
+		return;
+	fprintf(f, "\nstart lag (lag_ms: how late flows started, p99 and max of a run; "
+		"late: flows started later than their own standalone FCT; cpu_idle: "
+		"the CPU's idle share during the traffic)\n");
+	t.ncol = 5;
+	t_add(&t, "scheme");
+	t_add(&t, "lag_p99_ms");
+	t_add(&t, "lag_max_ms");
+	t_add(&t, "late");
+	t_add(&t, "cpu_idle");
+	for (i = 0; i < nschemes; i++) {
+		t_add(&t, "%s", schemes[i].name);
+		for (k = S_LAG_P99; k <= S_IDLE; k++) {
+			a = agg_stat(&schemes[i], k);
+			t_agg(&t, &a, k == S_LATE ? 0 : 3, k == S_LATE ? 1 : 3);
+		}
+	}
+	t_print(f, &t);
 }
+
+/* ---- report.json ------------------------------------------------------ */
 
 static json_object *jnum(bool have, double v)
 {
@@ -646,64 +1089,136 @@ static void add(json_object *o, const char *key, json_object *v)
 		die("out of memory");
 }
 
+static json_object *jagg(const struct agg *a)
+{
+	json_object *o;
+
+	if (!a->n)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "mean", json_object_new_double(a->mean));
+	add(o, "ci95", jnum(a->n >= 2, a->half));
+	add(o, "n", json_object_new_uint64(a->n));
+	return o;
+}
+
+static json_object *run_json(const struct run *s)
+{
+	json_object *o = json_object_new_object(), *named, *groups, *go;
+	size_t j;
+	int g, k;
+
+	add(o, "dir", json_object_new_string(s->dir));
+	add(o, "seed", ju64(s->has_seed, s->seed));
+	add(o, "completed", json_object_new_uint64(s->n));
+	add(o, "incomplete", ju64(s->has_incomplete, s->incomplete));
+	add(o, "drops", ju64(have_drops(s), drops(s)));
+	add(o, "drop_lossless", ju64(s->has_stats, s->drop_lossless));
+	add(o, "pfc_tx", ju64(s->has_stats, s->pfc_tx));
+	add(o, "host_paused_ms", jnum(s->has_stats, s->paused_ns / 1e6));
+	add(o, "lag_p99_ms", jnum(s->has_lag, s->lag_p99_ms));
+	add(o, "lag_max_ms", jnum(s->has_lag, s->lag_max_ms));
+	add(o, "late", ju64(s->has_late, s->late));
+	add(o, "cpu_idle", jnum(s->has_idle, s->idle));
+	add(o, "trusted", json_object_new_boolean(!s->untrusted));
+	named = json_object_new_array();
+	add(o, "named", named);
+	for (j = 0; j < s->nnamed; j++) {
+		json_object *nf = json_object_new_object();
+
+		json_object_array_add(named, nf);
+		add(nf, "name", json_object_new_string(s->named[j].name));
+		add(nf, "mbps", json_object_new_double(s->named[j].mbps));
+	}
+	groups = json_object_new_object();
+	add(o, "groups", groups);
+	for (g = 0; g < NGROUPS; g++) {
+		const struct gstat *gs = &s->g[g];
+
+		if (!show_group(g))
+			continue;
+		go = json_object_new_object();
+		add(groups, group_name[g], go);
+		add(go, "count", json_object_new_uint64(gs->count));
+		add(go, "avg", jnum(gs->count, gs->avg));
+		for (k = 0; k < NPCT; k++)
+			add(go, pct_name[k], jnum(gs->count, gs->p[k]));
+	}
+	/* The runner's own summary, verbatim, for what is not above. */
+	add(o, "summary", json_object_get(s->summary));
+	return o;
+}
+
 static void write_json(const char *path, const char *title)
 {
-	json_object *top = json_object_new_object(), *arr, *groups, *named;
-	size_t i, j;
+	json_object *top = json_object_new_object(), *arr, *w, *rs, *groups;
+	json_object *named, *go, *nf;
+	const char **names;
+	size_t i, j, nn;
+	struct agg a;
 	int g, k;
 
 	add(top, "title", title ? json_object_new_string(title) : NULL);
 	add(top, "slowdown",
 	    json_object_new_string("max(1, fct_ns / standalone_fct_ns)"));
-	add(top, "percentile",
-	    json_object_new_string("nearest rank: the ceil(P/100 * n)-th smallest"));
+	add(top, "percentile", json_object_new_string(rule_text()));
+	add(top, "interval",
+	    json_object_new_string("95 % Student t over a scheme's runs: ci95 is its half-width"));
+	add(top, "trusted", json_object_new_boolean(!nwarnings));
+	w = json_object_new_array();
+	add(top, "warnings", w);
+	for (i = 0; i < nwarnings; i++)
+		json_object_array_add(w, json_object_new_string(warnings[i]));
 	arr = json_object_new_array();
 	add(top, "schemes", arr);
+	names = all_named(&nn);
 	for (i = 0; i < nschemes; i++) {
-		struct scheme *s = &schemes[i];
+		const struct scheme *sc = &schemes[i];
 		json_object *o = json_object_new_object();
 
 		json_object_array_add(arr, o);
-		add(o, "scheme", json_object_new_string(s->name));
-		add(o, "dir", json_object_new_string(s->dir));
-		add(o, "completed", json_object_new_uint64(s->n));
-		add(o, "incomplete", ju64(s->has_incomplete, s->incomplete));
-		add(o, "drops", ju64(have_drops(s), drops(s)));
-		add(o, "drop_lossless", ju64(s->has_stats, s->drop_lossless));
-		add(o, "pfc_tx", ju64(s->has_stats, s->pfc_tx));
-		add(o, "host_paused_ms", jnum(s->has_stats, s->paused_ns / 1e6));
+		add(o, "scheme", json_object_new_string(sc->name));
+		rs = json_object_new_array();
+		add(o, "runs", rs);
+		for (j = 0; j < sc->nrun; j++)
+			json_object_array_add(rs, run_json(&runs[sc->run[j]]));
+		for (k = 0; k < NSTATS; k++) {
+			a = agg_stat(sc, k);
+			add(o, stat_key[k], jagg(&a));
+		}
 		named = json_object_new_array();
 		add(o, "named", named);
-		for (j = 0; j < s->nnamed; j++) {
-			json_object *nf = json_object_new_object();
-
+		for (j = 0; j < nn; j++) {
+			a = agg_named(sc, names[j]);
+			if (!a.n)
+				continue;
+			nf = json_object_new_object();
 			json_object_array_add(named, nf);
-			add(nf, "name", json_object_new_string(s->named[j].name));
-			add(nf, "mbps", json_object_new_double(s->named[j].mbps));
+			add(nf, "name", json_object_new_string(names[j]));
+			add(nf, "mbps", jagg(&a));
 		}
 		groups = json_object_new_object();
 		add(o, "groups", groups);
 		for (g = 0; g < NGROUPS; g++) {
-			const struct gstat *gs = &s->g[g];
-			json_object *go;
-
 			if (!show_group(g))
 				continue;
 			go = json_object_new_object();
 			add(groups, group_name[g], go);
-			add(go, "count", json_object_new_uint64(gs->count));
-			add(go, "avg", jnum(gs->count, gs->avg));
-			for (k = 0; k < NPCT; k++)
-				add(go, pct_name[k], jnum(gs->count, gs->p[k]));
+			for (k = 0; k < 2 + NPCT; k++) {
+				a = agg_group(sc, g, k);
+				add(go, k == 0 ? "count" : k == 1 ? "avg" :
+					pct_name[k - 2], jagg(&a));
+			}
 		}
-		/* The runner's own summary, verbatim, for what is not above. */
-		add(o, "summary", json_object_get(s->summary));
 	}
+	free(names);
 	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
 				    JSON_C_TO_STRING_NOSLASHESCAPE))
 		die("%s: %s", path, json_util_get_last_err());
 	json_object_put(top);
 }
+
+/* ---- slowdown.png ----------------------------------------------------- */
 
 /* A gnuplot single-quoted string: '' is the only escape there. */
 static void gp_str(FILE *f, const char *s)
@@ -748,25 +1263,32 @@ static void write_plot(const char *outdir, const char *title)
 	FILE *f;
 
 	for (i = 0; i < nschemes; i++) {
-		const struct scheme *s = &schemes[i];
+		const struct scheme *sc = &schemes[i];
 
 		snprintf(dat, sizeof(dat), "slowdown-%zu.dat", i + 1);
 		path = path_of(outdir, dat);
 		f = create(path);
-		fprintf(f, "# fcq-report: %s (%s)\n", s->name, s->dir);
-		fprintf(f, "# bucket label count avg p50 p95 p99; "
+		fprintf(f, "# fcq-report: %s (%zu runs)\n", sc->name, sc->nrun);
+		fprintf(f, "# bucket label count avg p50 p95 p99 p95_low p95_high "
+			"p99_low p99_high runs: means over the runs with the bucket, "
+			"low/high their 95 %% interval (at least 1, as a slowdown); "
 			"buckets without flows left out\n");
 		for (b = 0; b < NBUCKETS; b++) {
-			const struct gstat *gs = &s->g[FIRST_BUCKET + b];
+			struct agg a[2 + NPCT];
 
-			if (!gs->count)
+			for (k = 0; k < 2 + NPCT; k++)
+				a[k] = agg_group(sc, FIRST_BUCKET + b, k);
+			if (!a[1].n)
 				continue;
-			fprintf(f, "%d \"%s\" %zu %.9g", b,
-				group_name[FIRST_BUCKET + b], gs->count, gs->avg);
-			for (k = 0; k < NPCT; k++)
-				fprintf(f, " %.9g", gs->p[k]);
-			fputc('\n', f);
-			ymax = fmax(ymax, gs->p[NPCT - 1]);
+			fprintf(f, "%d \"%s\"", b, group_name[FIRST_BUCKET + b]);
+			for (k = 0; k < 2 + NPCT; k++)
+				fprintf(f, " %.9g", a[k].mean);
+			for (k = 3; k < 2 + NPCT; k++)
+				fprintf(f, " %.9g %.9g",
+					fmax(1, a[k].mean - a[k].half),
+					a[k].mean + a[k].half);
+			fprintf(f, " %zu\n", a[1].n);
+			ymax = fmax(ymax, a[1 + NPCT].mean + a[1 + NPCT].half);
 		}
 		close_out(f, path);
 		free(path);
@@ -774,8 +1296,8 @@ static void write_plot(const char *outdir, const char *title)
 
 	path = path_of(outdir, "slowdown.gp");
 	f = create(path);
-	fprintf(f, "# fcq-report: p95 and p99 slowdown per flow size; "
-		"run: gnuplot slowdown.gp\n");
+	fprintf(f, "# fcq-report: p95 and p99 slowdown per flow size, means "
+		"over runs with 95 %% intervals; run: gnuplot slowdown.gp\n");
 	fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
 		   "\tset terminal pngcairo size 1200,500 noenhanced font 'sans,11'\n"
 		   "} else {\n"
@@ -788,7 +1310,7 @@ static void write_plot(const char *outdir, const char *title)
 	/*
 	 * The same y range in both panels, so that they compare. The floor
 	 * is a little under 1 so that slowdowns of 1 stay off the border;
-	 * above the highest point, room for the key's lines at the top left
+	 * above the highest bar, room for the key's lines at the top left
 	 * (about 17 of 360 pixels each).
 	 */
 	room = fmin(0.6, (nschemes * 17.0 + 16) / 360);
@@ -802,27 +1324,30 @@ static void write_plot(const char *outdir, const char *title)
 			group_name[FIRST_BUCKET + b], b);
 	fprintf(f, ")\n");
 	fprintf(f, "set xlabel 'flow size'\n"
-		   "set ylabel 'slowdown (FCT / ideal FCT)'\n"
+		   "set ylabel 'slowdown (FCT / ideal FCT), mean and 95%% CI'\n"
 		   "set grid ytics mytics\n"
+		   "set bars 2\n"
 		   "set key top left reverse Left samplen 3\n");
 	for (panel = 1; panel <= 2; panel++) {
 		fprintf(f, "set title '%s slowdown'\nplot ", pct_name[panel]);
 		any = false;
 		for (i = 0; i < nschemes; i++) {
-			const struct scheme *s = &schemes[i];
+			const struct scheme *sc = &schemes[i];
 
 			for (b = 0, k = 0; b < NBUCKETS; b++)
-				k += !!s->g[FIRST_BUCKET + b].count;
+				k += !!agg_group(sc, FIRST_BUCKET + b, 1).n;
 			fprintf(f, "%s", i ? ", \\\n\t" : "");
 			/* A scheme without flows keeps its place in the key. */
+			/* side by side, so that the error bars stay apart */
 			if (k)
-				fprintf(f, "'slowdown-%zu.dat' using 1:%d", i + 1,
-					5 + panel);
+				fprintf(f, "'slowdown-%zu.dat' using ($1%+.3f):%d:%d:%d with yerrorlines",
+					i + 1, 0.06 * (i - (nschemes - 1) / 2.0),
+					5 + panel, 6 + 2 * panel, 7 + 2 * panel);
 			else
-				fprintf(f, "keyentry");
-			fprintf(f, " with linespoints lw 2 lc rgb '%s' dt %zu pt %d ps 1.4 title ",
+				fprintf(f, "keyentry with linespoints");
+			fprintf(f, " lw 2 lc rgb '%s' dt %zu pt %d ps 1.4 title ",
 				colour[i % 8], i / 8 + 1, point[i % 8]);
-			gp_str(f, s->name);
+			gp_str(f, sc->name);
 			any |= k;
 		}
 		/* gnuplot refuses a plot without points: draw the frame. */
@@ -876,11 +1401,90 @@ static void run_gnuplot(const char *outdir)
 	free(png);
 }
 
+/* ---- input: runs, grouped into schemes ------------------------------ */
+
+static bool has_fct(const char *dir)
+{
+	char *p = path_of(dir, "fct.txt");
+	bool r = !access(p, F_OK);
+
+	free(p);
+	return r;
+}
+
+static void add_run(const char *dir)
+{
+	size_t len = strlen(dir);
+
+	runs = xrealloc(runs, (nruns + 1) * sizeof(*runs));
+	memset(&runs[nruns], 0, sizeof(*runs));
+	runs[nruns].dir = strdup(dir);
+	if (!runs[nruns].dir)
+		die("out of memory");
+	/* "dir/" and "dir" are one run: no "//" in what we print */
+	while (len > 1 && runs[nruns].dir[len - 1] == '/')
+		runs[nruns].dir[--len] = '\0';
+	nruns++;
+}
+
+static int not_hidden(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* A run, or the runs among the subdirectories of @dir. */
+static void expand(const char *dir)
+{
+	struct dirent **ls;
+	size_t before = nruns;
+	int n, i;
+
+	if (has_fct(dir)) {
+		add_run(dir);
+		return;
+	}
+	n = scandir(dir, &ls, not_hidden, versionsort);
+	if (n < 0)
+		die("%s: %s", dir, strerror(errno));
+	for (i = 0; i < n; i++) {
+		char *sub = path_of(dir, ls[i]->d_name);
+
+		if (has_fct(sub))
+			add_run(sub);
+		free(sub);
+		free(ls[i]);
+	}
+	free(ls);
+	if (nruns == before)
+		die("%s: neither a run (no fct.txt) nor a directory of runs",
+		    dir);
+}
+
+static void group_runs(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nruns; i++) {
+		for (j = 0; j < nschemes; j++)
+			if (!strcmp(schemes[j].name, runs[i].name))
+				break;
+		if (j == nschemes) {
+			schemes = xrealloc(schemes,
+					   (nschemes + 1) * sizeof(*schemes));
+			schemes[nschemes++] = (struct scheme){
+				.name = runs[i].name };
+		}
+		schemes[j].run = xrealloc(schemes[j].run, (schemes[j].nrun + 1) *
+					  sizeof(*schemes[j].run));
+		schemes[j].run[schemes[j].nrun++] = i;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *outdir = ".", *title = NULL;
 	char *txt, *path, *report = NULL;
-	size_t len = 0, i, j;
+	size_t len = 0, i;
 	FILE *f;
 	int c;
 
@@ -889,13 +1493,22 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 
-	while ((c = getopt_long(argc, argv, "ho:t:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:t:p:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outdir = optarg;
 			break;
 		case 't':
 			title = optarg;
+			break;
+		case 'p':
+			if (strcmp(optarg, "nearest") && strcmp(optarg, "hpcc")) {
+				fprintf(stderr, "fcq-report: -p %s: nearest or hpcc\n",
+					optarg);
+				usage(stderr);
+				return 2;
+			}
+			hpcc_rule = !strcmp(optarg, "hpcc");
 			break;
 		case 'h':
 			usage(stdout);
@@ -911,24 +1524,20 @@ int main(int argc, char **argv)
 	}
 
 	/* Read everything first: bad input leaves no half-written report. */
-	nschemes = argc - optind;
-	schemes = xrealloc(NULL, nschemes * sizeof(*schemes));
-	memset(schemes, 0, nschemes * sizeof(*schemes));
-	for (i = 0; i < nschemes; i++) {
-		struct scheme *s = &schemes[i];
+	for (; optind < argc; optind++)
+		expand(argv[optind]);
+	for (i = 0; i < nruns; i++) {
+		struct run *s = &runs[i];
 
-		s->dir = argv[optind + i];
 		read_scheme_name(s);
 		read_fct(s);
 		read_summary(s);
+		read_seed(s);
 		read_stats(s);
 		group_stats(s);
-		for (j = 0; j < i; j++)
-			if (!strcmp(schemes[j].name, s->name))
-				fprintf(stderr,
-					"fcq-report: warning: %s and %s both ran scheme \"%s\"\n",
-					schemes[j].dir, s->dir, s->name);
 	}
+	group_runs();
+	find_warnings();
 
 	if (mkdir(outdir, 0777) && errno != EEXIST)
 		die("%s: %s", outdir, strerror(errno));
@@ -948,16 +1557,25 @@ int main(int argc, char **argv)
 	write_plot(outdir, title);
 	fputs(report, stdout);
 	run_gnuplot(outdir);
+	for (i = 0; i < nwarnings; i++)
+		fprintf(stderr, "fcq-report: WARNING: %s\n", warnings[i]);
 
 	free(txt);
 	free(path);
 	free(report);
-	for (i = 0; i < nschemes; i++) {
-		free(schemes[i].name);
-		free(schemes[i].flows);
-		free(schemes[i].named);
-		json_object_put(schemes[i].summary);
+	for (i = 0; i < nruns; i++) {
+		free(runs[i].dir);
+		free(runs[i].name);
+		free(runs[i].flows);
+		free(runs[i].named);
+		json_object_put(runs[i].summary);
 	}
+	for (i = 0; i < nschemes; i++)
+		free(schemes[i].run);
 	free(schemes);
-	return 0;
+	free(runs);
+	for (i = 0; i < nwarnings; i++)
+		free(warnings[i]);
+	free(warnings);
+	return nwarnings ? 3 : 0;
 }

@@ -21,7 +21,7 @@ REPORT=${FCQ_REPORT:-$ROOT/build/tools/fcq-report}
 WORK=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
-ktap_plan 12
+ktap_plan 19
 
 # A deterministic run: N flows, sizes over all four buckets (the bucket
 # edges included), every 7th flow an incast (dport 200). Park-Miller LCG:
@@ -116,7 +116,7 @@ for p in 50 99; do
 	for d in a b; do
 		s=$(cat "$WORK/$d/scheme")
 		want=$(pct "$WORK/$d/fct.txt" $p)
-		got=$(rj ".schemes[] | select(.scheme == \"$s\") | .groups.all.p$p")
+		got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups.all.p$p")
 		ktap_note "$s p$p: report $got, recomputed $want"
 		close "$got" "$want" || bad="$bad $s: $got != $want;"
 	done
@@ -129,7 +129,7 @@ bad=
 for d in a b; do
 	s=$(cat "$WORK/$d/scheme")
 	want=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.10f\n", t / NR }' "$WORK/$d/fct.txt")
-	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .groups.all.avg")
+	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups.all.avg")
 	close "$got" "$want" || bad="$bad $s: $got != $want;"
 done
 [ -z "$bad" ] && ktap_pass "avg of all flows is the mean of max(1, fct/standalone)" ||
@@ -140,7 +140,7 @@ bad=
 for d in a b; do
 	s=$(cat "$WORK/$d/scheme")
 	want=$(awk '$5 < 10000' "$WORK/$d/fct.txt" | wc -l)
-	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .groups[\"<10KB\"].count")
+	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups[\"<10KB\"].count")
 	[ "$got" = "$want" ] || bad="$bad $s: $got != $want;"
 done
 [ -z "$bad" ] && ktap_pass "the <10KB bucket counts the flows with size < 10000" ||
@@ -149,14 +149,14 @@ done
 # 6. The incast group is the dport 200 flows, its p95 recomputed too.
 awk '$4 == 200' "$WORK/a/fct.txt" >"$WORK/incast.txt"
 want_n=$(wc -l <"$WORK/incast.txt") want_p=$(pct "$WORK/incast.txt" 95)
-got_n=$(rj '.schemes[0].groups.incast.count') got_p=$(rj '.schemes[0].groups.incast.p95')
+got_n=$(rj '.schemes[0].runs[0].groups.incast.count') got_p=$(rj '.schemes[0].runs[0].groups.incast.p95')
 [ "$got_n" = "$want_n" ] && close "$got_p" "$want_p" &&
 	ktap_pass "the incast group is the dport 200 flows" ||
 	ktap_fail "the incast group is the dport 200 flows" \
 		"count $got_n (want $want_n), p95 $got_p (want $want_p)"
 
 # 7. stats.json totals: switch pfc_tx, host paused time, all drops.
-got=$(rj '.schemes[0] | "\(.pfc_tx) \(.host_paused_ms) \(.drops) \(.drop_lossless)"')
+got=$(rj '.schemes[0].runs[0] | "\(.pfc_tx) \(.host_paused_ms) \(.drops) \(.drop_lossless)"')
 ktap_note "pfc_tx host_paused_ms drops drop_lossless: $got"
 [ "$got" = "150 4 12 4" ] &&
 	ktap_pass "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all" ||
@@ -164,8 +164,8 @@ ktap_note "pfc_tx host_paused_ms drops drop_lossless: $got"
 		"got $got, want 150 4 12 4"
 
 # 8. summary.json: incomplete and named flows; no stats.json gives "-".
-got=$(rj '.schemes[0] | "\(.incomplete) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
-got_b=$(rj '.schemes[1] | "\(.incomplete) \(.pfc_tx) \(.named | length)"')
+got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
+got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.pfc_tx) \(.named | length)"')
 [ "$got" = "3 victim=12.3 456" ] && [ "$got_b" = "null null 0" ] &&
 	grep -Eq '^pfc +500 +3 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
 	grep -Eq '^fafc +500 +- +- +- +- +- +- +-$' "$WORK/out/report.txt" &&
@@ -219,5 +219,126 @@ ktap_note "exit $rc: $(tail -n 1 "$WORK/err")"
 [ $rc = 1 ] && grep -q 'gnuplot' "$WORK/err" && [ ! -e "$WORK/out-gp/slowdown.png" ] &&
 	ktap_pass "a failing gnuplot makes fcq-report exit 1" ||
 	ktap_fail "a failing gnuplot makes fcq-report exit 1"
+
+# ---- several seeds per scheme --------------------------------------------
+# pfc with 3 runs (seeds 1 2 3), fafc with 4 (seeds 1 2 3 4), laid out as
+# fcq-exp does: scheme-N-NAME/seed-S/.
+E=$WORK/exp
+for s in 1 2 3; do
+	mkrun "$E/scheme-1-pfc/seed-$s" pfc $((1000 + 77 * s)) 0.7 $((10 * s))
+	echo $s >"$E/scheme-1-pfc/seed-$s/seed"
+done
+for s in 1 2 3 4; do
+	mkrun "$E/scheme-2-fafc/seed-$s" fafc $((5000 + 31 * s)) 0.4 $((4 * s))
+	echo $s >"$E/scheme-2-fafc/seed-$s/seed"
+done
+"$REPORT" -o "$WORK/exp-out" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>&1
+rc1=$?
+cp "$WORK/exp-out/report.json" "$WORK/by-scheme.json"
+"$REPORT" -o "$WORK/exp-out" "$E"/scheme-1-pfc/seed-{1,2,3} \
+	"$E"/scheme-2-fafc/seed-{1,2,3,4} >/dev/null 2>&1
+rc2=$?
+agg() { jq -S '[.schemes[] | del(.runs)]' "$1"; }
+
+# 13. One directory of runs or the runs one by one: the same aggregates.
+[ $rc1 = 0 ] && [ $rc2 = 0 ] &&
+	[ "$(agg "$WORK/by-scheme.json")" = "$(agg "$WORK/exp-out/report.json")" ] &&
+	[ "$(jq '[.schemes[] | .runs | length] | join(" ")' -r "$WORK/by-scheme.json")" = "3 4" ] &&
+	ktap_pass "a directory of seed runs and its runs named one by one: same aggregates" ||
+	ktap_fail "a directory of seed runs and its runs named one by one: same aggregates" \
+		"exit $rc1/$rc2"
+
+# 14-15. Mean and 95 % interval of the per-run avg and p99 of all flows,
+# recomputed here: t(0.975, df) by bisection of Student's t CDF in closed
+# form for df 2 (3 runs) and df 3 (4 runs), never from a table.
+tq() {	# DF: t(0.975, DF)
+	awk -v df="$1" 'function cdf(t) {
+		if (df == 2) return 0.5 + t / (2 * sqrt(2 + t * t))
+		return 0.5 + (t / (sqrt(3) * (1 + t * t / 3)) + atan2(t / sqrt(3), 1)) / 3.141592653589793
+	} BEGIN { lo = 0; hi = 100
+		for (i = 0; i < 200; i++) { m = (lo + hi) / 2; if (cdf(m) < 0.975) lo = m; else hi = m }
+		printf "%.10f\n", lo }'
+}
+ci() {	# T VALUE...: "mean half"
+	t=$1; shift
+	printf '%s\n' "$@" | awk -v t="$t" '{ v[NR] = $1; s += $1 }
+		END { m = s / NR; for (i = 1; i <= NR; i++) ss += (v[i] - m) ^ 2
+		      printf "%.10f %.10f\n", m, t * sqrt(ss / (NR - 1) / NR) }'
+}
+for stat in avg p99; do
+	bad=
+	for sc in "pfc 3 2" "fafc 4 3"; do
+		set -- $sc
+		vals=()
+		for s in $(seq "$2"); do
+			f=$(ls -d "$E"/scheme-*-"$1"/seed-$s)/fct.txt
+			if [ $stat = avg ]; then
+				vals+=("$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$f")")
+			else
+				vals+=("$(pct "$f" 99)")
+			fi
+		done
+		read -r m h <<<"$(ci "$(tq "$3")" "${vals[@]}")"
+		got_m=$(jq -r --arg s "$1" --arg k $stat '.schemes[] | select(.scheme == $s) | .groups.all[$k].mean' "$WORK/by-scheme.json")
+		got_h=$(jq -r --arg s "$1" --arg k $stat '.schemes[] | select(.scheme == $s) | .groups.all[$k].ci95' "$WORK/by-scheme.json")
+		ktap_note "$1 $stat: report $got_m ± $got_h, recomputed $m ± $h"
+		awk -v a="$got_m" -v b="$m" -v c="$got_h" -v d="$h" 'BEGIN {
+			exit !(a - b < 1e-6 && b - a < 1e-6 && c - d < 1e-3 * d && d - c < 1e-3 * d) }' ||
+			bad="$bad $1"
+	done
+	[ -z "$bad" ] && ktap_pass "$stat of all flows: mean over seeds and Student t 95 % half-width" ||
+		ktap_fail "$stat of all flows: mean over seeds and Student t 95 % half-width" "$bad"
+done
+
+# 16. One run: a value, no interval, in JSON and text.
+"$REPORT" -o "$WORK/one" "$E/scheme-1-pfc/seed-1" "$E/scheme-2-fafc" >/dev/null 2>&1
+rc=$?
+one=$(jq -r '.schemes[0].groups.all.p99 | "\(.n) \(.ci95)"' "$WORK/one/report.json")
+row=$(grep -m1 '^pfc ' "$WORK/one/report.txt")
+[ $rc = 0 ] && [ "$one" = "1 null" ] && [[ "$row" != *±* ]] &&
+	grep -m1 '^fafc ' "$WORK/one/report.txt" | grep -q '±' &&
+	ktap_pass "a single run shows its value, several a mean±interval" ||
+	ktap_fail "a single run shows its value, several a mean±interval" "$one; $row"
+
+# 17. -p hpcc: a[int(n * p)] of the sorted slowdowns, 0-based (n = 500:
+# n * p is whole for p50, p95 and p99, where the rules differ by one rank).
+"$REPORT" -p hpcc -o "$WORK/hp" "$WORK/a" >/dev/null 2>&1
+rc=$?
+bad=
+for p in 50 95 99; do
+	want=$(awk '{ s = $7 / $8; if (s < 1) s = 1; printf "%.17g\n", s }' "$WORK/a/fct.txt" |
+		sort -g | awk -v p="$p" '{ v[NR - 1] = $1 }
+		END { i = int(NR * p / 100); if (i > NR - 1) i = NR - 1; printf "%.10f\n", v[i] }')
+	got=$(jq -r ".schemes[0].runs[0].groups.all.p$p" "$WORK/hp/report.json")
+	near=$(rj ".schemes[0].runs[0].groups.all.p$p")
+	ktap_note "p$p: hpcc rule $got (recomputed $want), nearest rank $near"
+	close "$got" "$want" || bad="$bad p$p"
+done
+[ $rc = 0 ] && [ -z "$bad" ] && grep -q "fct_analysis.py" "$WORK/hp/report.txt" &&
+	[ "$(jq -r .percentile "$WORK/hp/report.json" | grep -c fct_analysis)" = 1 ] &&
+	ktap_pass "-p hpcc: fct_analysis.py's percentiles, and the report says so" ||
+	ktap_fail "-p hpcc: fct_analysis.py's percentiles, and the report says so" "$bad"
+
+# 18. An untrusted run: a WARNING naming it, in report.txt and on stderr;
+# written anyway; exit 3.
+printf '{"trusted":false,"untrusted":["3 of 500 flows started late"]}\n' \
+	>"$E/scheme-1-pfc/seed-2/summary.json"
+"$REPORT" -o "$WORK/un" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 3 ] && grep -q "^WARNING: .*seed-2 (pfc) is not trusted: 3 of 500 flows started late" \
+	"$WORK/un/report.txt" && grep -q "WARNING" "$WORK/err" &&
+	[ -s "$WORK/un/slowdown.png" ] && [ "$(jq .trusted "$WORK/un/report.json")" = false ] &&
+	ktap_pass "an untrusted run: WARNING in the report and on stderr, exit 3" ||
+	ktap_fail "an untrusted run: WARNING in the report and on stderr, exit 3" "exit $rc"
+rm "$E/scheme-1-pfc/seed-2/summary.json"
+
+# 19. The same seed with different flows in two schemes: unfair, exit 3.
+printf '{"seed":3,"flows_md5":"aaaa"}\n' >"$E/scheme-1-pfc/seed-3/summary.json"
+printf '{"seed":3,"flows_md5":"bbbb"}\n' >"$E/scheme-2-fafc/seed-3/summary.json"
+"$REPORT" -o "$WORK/md" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>&1
+rc=$?
+[ $rc = 3 ] && grep -q "^WARNING: .*both ran seed 3 but replayed different flows" "$WORK/md/report.txt" &&
+	ktap_pass "one seed, different flows in two schemes: WARNING, exit 3" ||
+	ktap_fail "one seed, different flows in two schemes: WARNING, exit 3" "exit $rc"
 
 ktap_finish
