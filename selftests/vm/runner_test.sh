@@ -16,7 +16,7 @@ KERNEL=${1:-6.1}
 RUN="$TOP/tools/vm/run -q --no-build --kernel $KERNEL"
 W=$(mktemp -d "$TOP/build/runner-test.XXXX")
 trap 'rm -rf "$W"' EXIT
-ktap_plan 6
+ktap_plan 7
 
 # shellcheck disable=SC2016
 $RUN --results "$W/ok" -- sh -c 'lsmod | grep -q "^sch_pfc" &&
@@ -79,4 +79,19 @@ else
 	ktap_fail "a guest whose init cannot start says why and exits 125" \
 		"exit $rc: $(head -c 300 "$W/noinit.err")"
 fi
+
+# --no-build with nothing built: refused before the shared module set (the
+# other guests') is touched.
+root=$(sed -n "s/^ROOT_${KERNEL/./_} := //p" "${FCQ_CACHE:-/var/cache/fcq}/kernels.mk")
+before=$(cat "$root"/lib/modules/*/updates/fcq/.stamp 2>/dev/null)
+rm -rf "$copy/build/kmod"
+"$copy/tools/vm/run" -q --no-build --kernel "$KERNEL" --results "$W/nomod" \
+	-- true 2>"$W/nomod.err"
+rc=$?
+after=$(cat "$root"/lib/modules/*/updates/fcq/.stamp 2>/dev/null)
+[ $rc = 125 ] && grep -q "no fcq modules built" "$W/nomod.err" &&
+	[ "$before" = "$after" ] &&
+	ktap_pass "--no-build without a build: exit 125, installed modules untouched" ||
+	ktap_fail "--no-build without a build: exit 125, installed modules untouched" \
+		"exit $rc: $(head -c 300 "$W/nomod.err")"
 ktap_finish
