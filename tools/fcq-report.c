@@ -58,7 +58,10 @@
  * mean, and the half-width of its 95 % confidence interval, Student t with
  * n - 1 degrees of freedom: t(0.975, n - 1) * s / sqrt(n), s the sample
  * standard deviation (t from a table to 30 degrees of freedom, then the
- * Cornish-Fisher expansion); no interval when n < 2.
+ * Cornish-Fisher expansion); no interval when n < 2. And, for every
+ * scheme after the first, the paired comparison with the first: all flows'
+ * avg, p50, p95 and p99 minus the first scheme's in the run of the same
+ * seed (the same flows), mean and 95 % half-width over the seeds both ran.
  *
  * Warnings (a line starting "WARNING:" at the top of report.txt and on
  * stderr): a run whose summary.json says "trusted": false (its dir and
@@ -78,7 +81,9 @@
  * "avg", "p50", "p95", "p99"}}, "summary": summary.json as read}], and
  * each statistic aggregated as {"mean", "ci95", "n"} (ci95 null when
  * n < 2; the statistic null when no run has it): "completed", ...,
- * "named": [{"name", "mbps"}], "groups": {GROUP: {"count", "avg", ...}}}]}.
+ * "named": [{"name", "mbps"}], "groups": {GROUP: {"count", "avg", ...}},
+ * and after the first scheme "paired": {"vs": FIRST, "avg", "p50", "p95",
+ * "p99"}}]}.
  *
  * Exit status: 0 done; 1 unreadable input (the message names the file and,
  * where there is one, the line), an output that cannot be written, or
@@ -757,23 +762,60 @@ struct agg {
 	double mean, half;	/* half: of the 95 % interval, n >= 2 */
 };
 
-static struct agg aggregate(const struct scheme *sc, const struct key *k)
+/* Mean and 95 % half-width of @n samples. */
+static struct agg sample(const double *v, size_t n)
 {
-	struct agg a = { 0 };
-	double v[sc->nrun], ss = 0;
+	struct agg a = { .n = n };
+	double ss = 0;
 	size_t i;
 
-	for (i = 0; i < sc->nrun; i++)
-		if (get(&runs[sc->run[i]], k, &v[a.n]))
-			a.mean += v[a.n++];
-	if (!a.n)
+	if (!n)
 		return a;
-	a.mean /= a.n;
-	for (i = 0; i < a.n; i++)
+	for (i = 0; i < n; i++)
+		a.mean += v[i];
+	a.mean /= n;
+	for (i = 0; i < n; i++)
 		ss += (v[i] - a.mean) * (v[i] - a.mean);
-	if (a.n >= 2)
-		a.half = t975(a.n - 1) * sqrt(ss / (a.n - 1) / a.n);
+	if (n >= 2)
+		a.half = t975(n - 1) * sqrt(ss / (n - 1) / n);
 	return a;
+}
+
+static struct agg aggregate(const struct scheme *sc, const struct key *k)
+{
+	double v[sc->nrun];
+	size_t i, n = 0;
+
+	for (i = 0; i < sc->nrun; i++)
+		n += get(&runs[sc->run[i]], k, &v[n]);
+	return sample(v, n);
+}
+
+/*
+ * @k of @sc minus @k of @ref, seed by seed, over the seeds both ran: the
+ * same seed replays the same flows, so the difference leaves out what the
+ * seeds alone vary (a paired comparison).
+ */
+static struct agg paired(const struct scheme *sc, const struct scheme *ref,
+			 const struct key *k)
+{
+	double v[sc->nrun], x, y;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < sc->nrun; i++) {
+		const struct run *a = &runs[sc->run[i]];
+
+		for (j = 0; j < ref->nrun; j++) {
+			const struct run *b = &runs[ref->run[j]];
+
+			if (a->has_seed && b->has_seed && a->seed == b->seed &&
+			    get(a, k, &x) && get(b, k, &y)) {
+				v[n++] = x - y;
+				break;
+			}
+		}
+	}
+	return sample(v, n);
 }
 
 static struct agg agg_stat(const struct scheme *sc, int id)
@@ -1022,6 +1064,37 @@ static void write_text(FILE *f, const char *title)
 		t_print(f, &t);
 	}
 
+	if (nschemes > 1) {
+		fprintf(f, "\nslowdown of all flows minus %s's, seed by seed (paired: the same seed replays\n"
+			"the same flows), mean \u00b1 95 %% half-width over the seeds both ran; n: those seeds\n",
+			schemes[0].name);
+		t.ncol = 3 + NPCT;
+		t_add(&t, "scheme");
+		t_add(&t, "n");
+		t_add(&t, "avg");
+		for (k = 0; k < NPCT; k++)
+			t_add(&t, "%s", pct_name[k]);
+		for (i = 1; i < nschemes; i++) {
+			struct key key = { .kind = K_GROUP, .id = G_ALL };
+
+			t_add(&t, "%s", schemes[i].name);
+			key.field = 1;
+			a = paired(&schemes[i], &schemes[0], &key);
+			t_add(&t, "%zu", a.n);
+			for (k = 1; k < 2 + NPCT; k++) {
+				key.field = k;
+				a = paired(&schemes[i], &schemes[0], &key);
+				if (a.n >= 2)
+					t_add(&t, "%+.3f\u00b1%.3f", a.mean, a.half);
+				else if (a.n)
+					t_add(&t, "%+.3f", a.mean);
+				else
+					t_add(&t, "-");
+			}
+		}
+		t_print(f, &t);
+	}
+
 	names = all_named(&nn);
 	fprintf(f, "\ncounters (pfc_sent: PFC frames sent by switch ports; "
 		"paused_ms: hosts' paused time; named flows in Mbit/s)\n");
@@ -1209,6 +1282,19 @@ static void write_json(const char *path, const char *title)
 				add(go, k == 0 ? "count" : k == 1 ? "avg" :
 					pct_name[k - 2], jagg(&a));
 			}
+		}
+		if (!i)
+			continue;
+		/* all flows' slowdown minus the first scheme's, seed by seed */
+		go = json_object_new_object();
+		add(o, "paired", go);
+		add(go, "vs", json_object_new_string(schemes[0].name));
+		for (k = 1; k < 2 + NPCT; k++) {
+			struct key key = { .kind = K_GROUP, .id = G_ALL,
+					   .field = k };
+
+			a = paired(sc, &schemes[0], &key);
+			add(go, k == 1 ? "avg" : pct_name[k - 2], jagg(&a));
 		}
 	}
 	free(names);

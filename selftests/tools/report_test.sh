@@ -21,7 +21,7 @@ REPORT=${FCQ_REPORT:-$ROOT/build/tools/fcq-report}
 WORK=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
-ktap_plan 19
+ktap_plan 20
 
 # A deterministic run: N flows, sizes over all four buckets (the bucket
 # edges included), every 7th flow an incast (dport 200). Park-Miller LCG:
@@ -340,5 +340,24 @@ rc=$?
 [ $rc = 3 ] && grep -q "^WARNING: .*both ran seed 3 but replayed different flows" "$WORK/md/report.txt" &&
 	ktap_pass "one seed, different flows in two schemes: WARNING, exit 3" ||
 	ktap_fail "one seed, different flows in two schemes: WARNING, exit 3" "exit $rc"
+
+# 20. Paired: fafc minus pfc seed by seed over the seeds both ran (1 2 3),
+# mean and Student t (df 2) half-width, recomputed.
+vals=()
+for sd in 1 2 3; do
+	a=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$E/scheme-2-fafc/seed-$sd/fct.txt")
+	b=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$E/scheme-1-pfc/seed-$sd/fct.txt")
+	vals+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.12f\n", a - b }')")
+done
+read -r m h <<<"$(ci "$(tq 2)" "${vals[@]}")"
+got=$(jq -r '.schemes[1].paired | "\(.vs) \(.avg.n) \(.avg.mean) \(.avg.ci95)"' "$WORK/by-scheme.json")
+ktap_note "fafc - pfc avg: report $got; recomputed $m ± $h"
+read -r vs n gm gh <<<"$got"
+[ "$vs" = pfc ] && [ "$n" = 3 ] &&
+	awk -v a="$gm" -v b="$m" -v c="$gh" -v d="$h" 'BEGIN {
+		exit !(a - b < 1e-6 && b - a < 1e-6 && c - d < 1e-3 * d && d - c < 1e-3 * d) }' &&
+	grep -q "minus pfc's, seed by seed" "$WORK/un/report.txt" &&
+	ktap_pass "paired: the difference from the first scheme over the seeds both ran" ||
+	ktap_fail "paired: the difference from the first scheme over the seeds both ran" "$got"
 
 ktap_finish
