@@ -20,11 +20,12 @@ ktap_plan 5
 "$TOP/tools/fcq-exp" --native --out "$OUT" \
 	"$TOP/experiments/leafspine-websearch.exp" >"$OUT.log" 2>&1
 rc=$?
-grep -E 'done|WARNING' "$OUT.log" | sed 's/^/# /'
-[ $rc = 0 ] && ktap_pass "fcq-exp runs the leaf-spine experiment" ||
+grep -E 'done|WARNING|FAILED' "$OUT.log" | sed 's/^/# /'
+# 3: a run judged untrusted (late starts: a host slow to schedule the guest)
+{ [ $rc = 0 ] || [ $rc = 3 ]; } && ktap_pass "fcq-exp runs the leaf-spine experiment" ||
 	ktap_fail "fcq-exp runs the leaf-spine experiment" "exit $rc: $(tail -n 3 "$OUT.log")"
 
-d=$OUT/scheme-1-pfc
+d=$OUT/scheme-1-pfc/seed-1
 flows=$(jq .flows "$d/summary.json")
 done=$(jq .completed "$d/summary.json")
 lost=$(jq '.incomplete + .drops' "$d/summary.json")
@@ -41,7 +42,7 @@ pct() {
 }
 for p in 50 99; do
 	mine=$(pct "0.$p")
-	theirs=$(jq --arg k "p$p" '.schemes[0].groups.all[$k]' "$OUT/report.json" 2>/dev/null)
+	theirs=$(jq --arg k "p$p" '.schemes[0].runs[0].groups.all[$k]' "$OUT/report.json" 2>/dev/null)
 	ktap_note "p$p slowdown: report $theirs, recomputed $mine"
 	awk -v a="$mine" -v b="$theirs" 'BEGIN { d = a - b; exit !(b != "" && d < 1e-6 && d > -1e-6) }' &&
 		ktap_pass "the report's p$p slowdown matches fct.txt" ||
@@ -49,7 +50,9 @@ for p in 50 99; do
 done
 
 idle=$(jq .cpu_idle "$d/summary.json")
-ktap_note "CPU idle while the traffic ran: $idle"
+ktap_note "CPU idle while the traffic ran: $idle; start lag p99 $(jq \
+	'.start_lag.p99_ns / 1e6' "$d/summary.json") ms, $(jq .start_lag.late \
+	"$d/summary.json") flows late"
 awk -v i="$idle" 'BEGIN { exit !(i >= 0.1) }' &&
 	ktap_pass "the emulation had CPU to spare (its times are trustworthy)" ||
 	ktap_fail "the emulation had CPU to spare (its times are trustworthy)"

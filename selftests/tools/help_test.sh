@@ -60,6 +60,7 @@ CASES=(
 	"selftests/lib/tdc.py"
 	"selftests/net/exp_hpcc.sh"
 	"selftests/net/exp_leafspine.sh"
+	"selftests/net/exp_scale.sh"
 	"selftests/net/fafc_e1.sh"
 	"selftests/net/pfc_rx.sh"
 	"selftests/net/pfc_incast.sh"
