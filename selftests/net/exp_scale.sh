@@ -45,16 +45,19 @@ run=$OUT/same/scheme-1-pfc/seed-1
 	ktap_pass "64-host star: the three flows complete" ||
 	ktap_fail "64-host star: the three flows complete" "exit $rc: $(tail -n 3 "$OUT/same.log")"
 
-# Slowdown = fct / standalone (2 base RTTs and the bytes: ~3.1 ms here).
-# Measured on both kernels beside other guests (icount 1): 1.0-1.6, and
-# 7.0-15.2 s (over 600x) before the generators waited for one epoch; 4
-# leaves room for a late wake-up and still fails any start a second late.
+# fct / standalone (2 base RTTs and the bytes: ~3.1 ms here). Measured on
+# both kernels beside one to three other guests (icount 1): 0.47-1.72 in
+# 10 runs; before the generators waited for one epoch, a 63-host star's
+# same-instant flows took 7.0-15.2 s for an ideal of 11 ms (over 600x),
+# growing with the host id. The guest's wake-ups were seen up to ~50 ms
+# late when the host had more guests than cores: 10x (31 ms) leaves room
+# for one and still fails a start a tenth of a second late.
 slow=$(awk '{ printf "%.2f ", $7 / $8 }' "$run/fct.txt")
 ktap_note "slowdowns of hosts' flows: $slow; start lags (us): $(awk '{ printf "%d ", $5 / 1000 }' "$run/lag.txt")"
-bad=$(awk '$7 > 4 * $8' "$run/fct.txt")
+bad=$(awk '$7 > 10 * $8' "$run/fct.txt")
 [ "$(wc -l <"$run/fct.txt")" = 3 ] && [ -z "$bad" ] &&
-	ktap_pass "same-instant flows finish within 4x their ideal FCT" ||
-	ktap_fail "same-instant flows finish within 4x their ideal FCT" "$bad"
+	ktap_pass "same-instant flows finish within 10x their ideal FCT" ||
+	ktap_fail "same-instant flows finish within 10x their ideal FCT" "$bad"
 [ "$(wc -l <"$run/lag.txt")" = 3 ] && [ "$(jq .start_lag.flows "$run/summary.json")" = 3 ] &&
 	ktap_pass "each flow's start lag is recorded and summarised" ||
 	ktap_fail "each flow's start lag is recorded and summarised"

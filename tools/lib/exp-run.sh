@@ -27,12 +27,12 @@ export TC_LIB_DIR=${TC_LIB_DIR:-$TOP/build/tc}
 # (Documentation/performance.rst, icount shift 1). An estimate above it is
 # refused, above half of it warned about.
 CAPACITY=50000
-# A run is not trusted when more than one flow and more than 1 % of its
-# flows started later than their own standalone FCT (the lag alone would
-# double their slowdown; one such flow is warned about: a host that was
-# slow to schedule the guest once), or when the CPU was idle less than 5 %
-# of the time.
-LATE_SHARE=0.01
+# A run is not trusted when more than 2 % of its flows started later than
+# their own standalone FCT (the lag alone would double their slowdown; a
+# single one among 50 or more is warned about: a host that was slow to
+# schedule the guest once), or when the CPU was idle less than 5 % of the
+# time.
+LATE_SHARE=0.02
 IDLE_MIN=0.05
 
 idx=${only%%:*} seed=${only#*:}
@@ -142,6 +142,9 @@ for p in $(pgrep ksoftirqd); do renice -n -20 -p "$p" >/dev/null; done
 
 mapfile -t hosts < <(awk '$1 == "host" { print $2, $3 }' "$dir/net.txt")
 nh=${#hosts[@]}
+# One inotify instance per generator (fcq-gen run -R): 128 by default.
+[ "$(sysctl -n fs.inotify.max_user_instances)" -ge $((nh + 128)) ] ||
+	sysctl -qw fs.inotify.max_user_instances=$((nh + 128))
 progress "starting $nh sinks"
 for h in "${hosts[@]}"; do
 	# The sink runs the same congestion control: a DCTCP sender only
@@ -187,7 +190,9 @@ while :; do
 	[ $((t % 50)) != 0 ] || progress "generators ready: $ready/$nh"
 	sleep 0.2
 done
-epoch=$(awk -v n="$(fcq-gen now)" 'BEGIN { printf "%.0f\n", n + 0.5e9 }')
+# Half a second, and 5 ms a host: waking 320 waiting generators at once
+# took a guest core over 0.7 s (HPCC's fat.txt).
+epoch=$(awk -v n="$(fcq-gen now)" -v h="$nh" 'BEGIN { printf "%.0f\n", n + 0.5e9 + h * 5e6 }')
 echo "$epoch" >"$rdv/epoch.tmp" && mv "$rdv/epoch.tmp" "$rdv/epoch"
 cpu0=$(head -n 1 /proc/stat)
 t0=$(date +%s)
@@ -285,7 +290,7 @@ lag=$(sort -k5,5n "$dir/lag.txt" | awk '
 	}')
 why=()
 late=$(echo "$lag" | jq .late) started=$(echo "$lag" | jq .flows)
-if awk -v l="$late" -v n="$started" -v s=$LATE_SHARE 'BEGIN { exit !(l > 1 && l > s * n) }'; then
+if awk -v l="$late" -v n="$started" -v s=$LATE_SHARE 'BEGIN { exit !(l > s * n) }'; then
 	why+=("$late of $started flows started later than their own standalone FCT (start lag p99 $(echo "$lag" | jq '.p99_ns / 1e6') ms): their FCTs measure the emulation, not the scheme")
 elif [ "$late" -gt 0 ]; then
 	say "$tag WARNING: $late of $started flows started later than their own standalone FCT (start lag max $(echo "$lag" | jq '.max_ns / 1e6') ms): its slowdown is inflated by as much"
