@@ -123,6 +123,7 @@ struct fcq_port_stats {
 	/* under the root lock */
 	u64 ctrl_tx;
 	u64 ctrl_nomem;
+	u64 tx_lag_ns;		/* link time lost to stalls, fcq_link_dequeue */
 	u64 drop_lossless;
 	u64 drop_lossy;
 	u64 drop_limit;

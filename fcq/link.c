@@ -277,10 +277,28 @@ static bool link_idle(const struct fcq_port *port)
 	       port->refresh_at == U64_MAX && !READ_ONCE(port->tp_want);
 }
 
+/*
+ * The first frame started after a stall longer than FCQ_MAX_LAG_NS: how much
+ * later it starts than an exact replay would have started it. That link
+ * time is lost for good; the counter tells a slow emulator from a slow
+ * scheme. Later frames follow it back to back, so only the first counts.
+ */
+static void count_lag(struct fcq_port *port, u64 *behind, u64 eligible,
+		      u64 start)
+{
+	u64 exact = max(*behind, eligible);
+
+	if (*behind == U64_MAX)
+		return;
+	if (start > exact)
+		port->st.tx_lag_ns += start - exact;
+	*behind = U64_MAX;
+}
+
 struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 {
 	struct Qdisc *sch = port->sch;
-	u64 now, retry = U64_MAX, next, start;
+	u64 now, retry = U64_MAX, next, start, eligible, behind;
 	struct fcq_skb_cb *cb;
 	struct sk_buff *skb;
 
@@ -288,6 +306,8 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		return NULL;
 	now = ktime_get_ns();
 	pause_tx(port, now);
+	/* Where the serializer would be had the stall been replayed. */
+	behind = port->tx_free;
 	if (port->tx_free + FCQ_MAX_LAG_NS < now)
 		port->tx_free = now - FCQ_MAX_LAG_NS;
 
@@ -295,8 +315,9 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 	while (port->tx_free <= now) {
 		skb = __skb_dequeue(&port->ctrl);
 		if (skb) {
-			start_tx(port, skb,
-				  max(port->tx_free, fcq_cb(skb)->time));
+			start = max(port->tx_free, fcq_cb(skb)->time);
+			count_lag(port, &behind, fcq_cb(skb)->time, start);
+			start_tx(port, skb, start);
 			continue;
 		}
 		if (!data_queued(port))
@@ -306,8 +327,9 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 			break;
 		cb = fcq_cb(skb);
 		/* Not before it arrived, nor before its class's pause ended. */
-		start = max3(port->tx_free, cb->time,
-			     READ_ONCE(port->pause[cb->prio].until));
+		eligible = max(cb->time, READ_ONCE(port->pause[cb->prio].until));
+		start = max(port->tx_free, eligible);
+		count_lag(port, &behind, eligible, start);
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
 		port->st.tx_packets[cb->prio]++;
 		port->st.tx_bytes[cb->prio] += qdisc_pkt_len(skb);

@@ -550,6 +550,8 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_CTRL_NOMEM, st.ctrl_nomem,
 			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_TX_LAG, st.tx_lag_ns,
+			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_PAUSE, st.rx_pause,
 			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_RX_MALFORMED, st.rx_malformed,

@@ -447,6 +447,7 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 		{ TCA_FCQ_STATS_WIRE, "wire" },
 		{ TCA_FCQ_STATS_CTRL_TX, "ctrl_tx" },
 		{ TCA_FCQ_STATS_CTRL_NOMEM, "ctrl_nomem" },
+		{ TCA_FCQ_STATS_TX_LAG, "tx_lag_ns" },
 		{ TCA_FCQ_STATS_RX_PAUSE, "rx_pause" },
 		{ TCA_FCQ_STATS_RX_EXT, "rx_ext" },
 		{ TCA_FCQ_STATS_RX_MALFORMED, "rx_malformed" },

@@ -166,6 +166,7 @@ enum {
 	TCA_FCQ_STATS_SW_USED_MAX,	/* peak of the above */
 	TCA_FCQ_STATS_ECN_MARKED,	/* packets marked CE */
 	TCA_FCQ_STATS_RX_EXT,		/* fcq extension frames applied */
+	TCA_FCQ_STATS_TX_LAG,		/* ns of link time lost to host stalls */
 	TCA_FCQ_STATS_SCHEME = 32,	/* nested, scheme-specific */
 	__TCA_FCQ_STATS_MAX
 };
