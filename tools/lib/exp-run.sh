@@ -34,6 +34,12 @@ CAPACITY=50000
 # time.
 LATE_SHARE=0.02
 IDLE_MIN=0.05
+# Nor when a port lost more than 2 % of the traffic's time to host stalls
+# (tx_lag_ns: the guest was not run in time and its serializer could not
+# catch up); warned about above 0.5 %. A bottleneck's flows take as much
+# longer whatever the scheme (Documentation/fafc.rst, Experiment E1).
+LOST_SHARE=0.02
+LOST_WARN=0.005
 
 idx=${only%%:*} seed=${only#*:}
 [ "$idx" -le ${#schemes[@]} ] ||
@@ -275,6 +281,10 @@ jq -s --rawfile ports "$rdv/ports" '
 	fail "could not assemble stats.json"
 drops=$(jq '[.[] | (.tc.drops // 0) + (.link.rx.dropped // 0) +
 	(.link.tx.dropped // 0)] | add // 0' "$dir/stats.json")
+lost=$(jq -c --argjson t "$elapsed" '[.[] | select(.tc.tx_lag_ns != null) |
+	{port: "\(.netns)/\(.dev)", ns: .tc.tx_lag_ns}] | max_by(.ns) //
+	{port: null, ns: 0} | .share = (.ns / (([$t, 1] | max) * 1e9))' \
+	"$dir/stats.json")
 
 # ---- start lags and the verdict --------------------------------------------------
 # src dst size start_ns lag_ns standalone_ns (real): late = lag > standalone.
@@ -300,6 +310,13 @@ if awk -v i="$idle" -v m=$IDLE_MIN 'BEGIN { exit !(i < m) }'; then
 elif awk -v i="$idle" 'BEGIN { exit !(i < 0.1) }'; then
 	say "$tag WARNING: the CPU was idle only $idle of the time: close to CPU-bound"
 fi
+share=$(echo "$lost" | jq .share)
+lost_say="port $(echo "$lost" | jq -r .port) lost $(echo "$lost" | jq '.ns / 1e6 | floor') ms of link time to host stalls ($(awk -v s="$share" 'BEGIN { printf "%.1f", 100 * s }') % of the run)"
+if awk -v s="$share" -v m=$LOST_SHARE 'BEGIN { exit !(s > m) }'; then
+	why+=("$lost_say: the guest was not run in time, and flows through it took as much longer whatever the scheme")
+elif awk -v s="$share" -v m=$LOST_WARN 'BEGIN { exit !(s > m) }'; then
+	say "$tag WARNING: $lost_say"
+fi
 named="[]"
 for v in "${victims[@]}"; do
 	read -r vname _ <<<"$v"
@@ -314,11 +331,11 @@ jq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson t "$elapsed" --argjson named "$named" --argjson idle "$idle" \
 	--argjson lag "$lag" --arg md5 "$(md5sum <"$dir/flow.txt" | cut -d' ' -f1)" \
 	--argjson e "$(wc -l <"$dir/errors.txt")" --argjson need "$need" \
-	--argjson cap $CAPACITY \
+	--argjson cap $CAPACITY --argjson lost "$lost" \
 	--args '{scheme: $s, seed: $seed, flows: $f, completed: $c,
 	  incomplete: $i, drops: $d, errors: $e, duration_s: $t,
 	  cpu_idle: $idle, start_lag: $lag, named: $named, flows_md5: $md5,
-	  frames_per_s: {needed: $need, capacity: $cap},
+	  frames_per_s: {needed: $need, capacity: $cap}, link_lost: $lost,
 	  trusted: ($ARGS.positional | length == 0),
 	  untrusted: $ARGS.positional}' "${why[@]}" >"$dir/summary.json" ||
 	fail "could not write summary.json"
