@@ -39,7 +39,7 @@
 #include "../core/pause.h"
 #include "../core/pfc.h"
 
-#define FCQ_MAX_PORTS		64		/* per switch */
+#define FCQ_MAX_PORTS		256		/* per switch */
 #define FCQ_DEFAULT_BUFFER	(12 << 20)	/* as the HPCC simulator's MMU */
 
 struct fcq_port;

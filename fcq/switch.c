@@ -38,7 +38,9 @@ struct fcq_switch {
 	spinlock_t lock;		/* the books below */
 	u32 size;			/* buffer, bytes */
 	struct fcq_buf buf;
-	struct fcq_port *ports[FCQ_MAX_PORTS];	/* NULL: free or leaving */
+	/* Slots 0..nslots-1, grown by join (RTNL and the lock). */
+	int nslots;
+	struct fcq_port **ports;	/* NULL: free or leaving */
 	struct fcq_slot {
 		struct fcq_buf_cfg cfg;	/* the ingress port's thresholds */
 		u32 headroom;
@@ -46,8 +48,11 @@ struct fcq_switch {
 		struct fcq_buf_q q[FCQ_NUM_PRIO];
 		u64 xoff[FCQ_NUM_PRIO];	/* transitions */
 		u64 xon[FCQ_NUM_PRIO];
-	} slot[FCQ_MAX_PORTS];
+	} *slot;
 };
+
+/* A switch starts with this many slots and doubles up to FCQ_MAX_PORTS. */
+#define FCQ_SLOTS_MIN	8
 
 struct fcq_net {
 	struct list_head switches;
@@ -75,7 +80,7 @@ static void recount(struct fcq_switch *sw)
 	sw->buf.reserve_total = 0;
 	sw->buf.headroom_total = 0;
 	sw->buf.shared_used = 0;
-	for (i = 0; i < FCQ_MAX_PORTS; i++) {
+	for (i = 0; i < sw->nslots; i++) {
 		struct fcq_slot *s = &sw->slot[i];
 
 		for (p = 0; p < FCQ_NUM_PRIO; p++)
@@ -96,7 +101,7 @@ static void load_slot(struct fcq_switch *sw, struct fcq_port *port)
 
 	if (c->buffer) {
 		sw->size = c->buffer;
-		for (i = 0; i < FCQ_MAX_PORTS; i++)
+		for (i = 0; i < sw->nslots; i++)
 			sw->slot[i].cfg.size = sw->size;
 	}
 	s->cfg.size = sw->size;
@@ -136,7 +141,65 @@ static void switch_put(struct fcq_switch *sw)
 		return;
 	list_del(&sw->node);
 	xa_destroy(&sw->ifindex);
+	kvfree(sw->ports);
+	kvfree(sw->slot);
 	kmem_cache_free(fcq_switch_cache, sw);
+}
+
+/*
+ * Room for more ports: twice the slots, up to FCQ_MAX_PORTS. The new
+ * arrays replace the old ones inside the lock, so the data path, which
+ * reads them only under it, sees one or the other whole. RTNL held.
+ */
+static int switch_grow(struct fcq_switch *sw)
+{
+	int n = sw->nslots ? min(2 * sw->nslots, FCQ_MAX_PORTS) : FCQ_SLOTS_MIN;
+	struct fcq_port **ports, **old_ports;
+	struct fcq_slot *slot, *old_slot;
+
+	if (n == sw->nslots)
+		return -ENOSPC;
+	ports = kvcalloc(n, sizeof(*ports), GFP_KERNEL);
+	slot = kvcalloc(n, sizeof(*slot), GFP_KERNEL);
+	if (!ports || !slot) {
+		kvfree(ports);
+		kvfree(slot);
+		return -ENOMEM;
+	}
+	spin_lock_bh(&sw->lock);
+	old_ports = sw->ports;
+	old_slot = sw->slot;
+	if (sw->nslots) {
+		memcpy(ports, old_ports, sw->nslots * sizeof(*ports));
+		memcpy(slot, old_slot, sw->nslots * sizeof(*slot));
+	}
+	sw->ports = ports;
+	sw->slot = slot;
+	sw->nslots = n;
+	spin_unlock_bh(&sw->lock);
+	kvfree(old_ports);
+	kvfree(old_slot);
+	return 0;
+}
+
+/* The first free slot, claimed for @port, or -1. RTNL held. */
+static int claim_slot(struct fcq_switch *sw, struct fcq_port *port)
+{
+	int i;
+
+	spin_lock_bh(&sw->lock);
+	for (i = 0; i < sw->nslots; i++)
+		if (!sw->ports[i] && slot_drained(&sw->slot[i]))
+			break;
+	if (i < sw->nslots) {
+		/* A previous user of the slot may have left counters. */
+		memset(&sw->slot[i], 0, sizeof(sw->slot[i]));
+		sw->ports[i] = port;
+	} else {
+		i = -1;
+	}
+	spin_unlock_bh(&sw->lock);
+	return i;
 }
 
 /*
@@ -182,20 +245,13 @@ int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
 		goto joined;
 	}
 
-	spin_lock_bh(&sw->lock);
-	for (i = 0; i < FCQ_MAX_PORTS; i++)
-		if (!sw->ports[i] && slot_drained(&sw->slot[i]))
-			break;
-	if (i < FCQ_MAX_PORTS) {
-		/* A previous user of the slot may have left counters. */
-		memset(&sw->slot[i], 0, sizeof(sw->slot[i]));
-		sw->ports[i] = port;
-	}
-	spin_unlock_bh(&sw->lock);
-	if (i == FCQ_MAX_PORTS) {
-		NL_SET_ERR_MSG_MOD(extack, "switch has no free port slot (64 ports)");
-		err = -ENOSPC;
-		goto out_put;
+	while ((i = claim_slot(sw, port)) < 0) {
+		err = switch_grow(sw);
+		if (err == -ENOSPC)
+			NL_SET_ERR_MSG_MOD(extack,
+					   "switch has no free port slot (" __stringify(FCQ_MAX_PORTS) " ports)");
+		if (err)
+			goto out_put;
 	}
 
 	err = xa_err(xa_store(&sw->ifindex, dev->ifindex, xa_mk_value(i),
@@ -363,12 +419,18 @@ void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st)
 	spin_unlock_bh(&sw->lock);
 }
 
-/* Generic netlink dump of one switch; returns -EMSGSIZE if it did not fit. */
+/*
+ * Generic netlink dump of one switch, from slot cb->args[1] on. A switch
+ * with more ports than one message holds goes out in several messages,
+ * each with the switch's attributes and the next ports (readers merge
+ * messages of the same switch). Returns -EMSGSIZE when the message is full
+ * before the last port, with cb->args[1] where to go on.
+ */
 static int dump_switch(struct fcq_switch *sw, struct sk_buff *skb,
 		       struct netlink_callback *cb)
 {
+	int i = cb->args[1], put = 0;
 	void *hdr;
-	int i;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &fcq_genl_family, NLM_F_MULTI, FCQ_CMD_SWITCH_GET);
@@ -381,7 +443,7 @@ static int dump_switch(struct fcq_switch *sw, struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, FCQ_A_USED, sw->buf.used, FCQ_A_PAD) ||
 	    nla_put_u64_64bit(skb, FCQ_A_USED_MAX, sw->buf.used_max, FCQ_A_PAD))
 		goto fail;
-	for (i = 0; i < FCQ_MAX_PORTS; i++) {
+	for (; i < sw->nslots; i++) {
 		struct fcq_port *port = sw->ports[i];
 		struct fcq_slot *s = &sw->slot[i];
 		u32 ingress[FCQ_NUM_PRIO];
@@ -402,13 +464,19 @@ static int dump_switch(struct fcq_switch *sw, struct sk_buff *skb,
 		    nla_put_string(skb, FCQ_A_PORT_KIND, port->sch->ops->id) ||
 		    nla_put_u8(skb, FCQ_A_PORT_XOFF, xoff) ||
 		    nla_put(skb, FCQ_A_PORT_INGRESS, sizeof(ingress), ingress) ||
-		    nla_put_u32(skb, FCQ_A_PORT_HEADROOM, s->headroom))
-			goto fail;
+		    nla_put_u32(skb, FCQ_A_PORT_HEADROOM, s->headroom)) {
+			if (!put)
+				goto fail;	/* all of it in the next one */
+			nla_nest_cancel(skb, nest);
+			break;
+		}
 		nla_nest_end(skb, nest);
+		put++;
 	}
 	spin_unlock_bh(&sw->lock);
 	genlmsg_end(skb, hdr);
-	return 0;
+	cb->args[1] = i;
+	return i < sw->nslots ? -EMSGSIZE : 0;
 
 fail:
 	spin_unlock_bh(&sw->lock);
@@ -434,6 +502,7 @@ int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		if (dump_switch(sw, skb, cb))
 			break;
 		cb->args[0] = n;
+		cb->args[1] = 0;
 	}
 	rtnl_unlock();
 	return skb->len;

@@ -233,6 +233,12 @@ int fafc_switch_join(struct fafc_sched *q, const struct fafc_change *c,
 	bool found = false, start;
 
 	ASSERT_RTNL();
+	/* Its state is a matrix of (ingress, egress) pairs. */
+	if (i >= FAFC_PORTS) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "fafc: a switch has at most " __stringify(FAFC_PORTS) " ports");
+		return -ENOSPC;
+	}
 	list_for_each_entry(fsw, &fafc_switches, node) {
 		if (fsw->sw == port->sw) {
 			found = true;
@@ -564,7 +570,7 @@ void fafc_switch_view(struct fafc_sched *q, struct fafc_port_view *v)
 static int answer_pauses(struct genl_info *info, u64 *T)
 {
 	struct nlattr *tb[FCQ_A_FAFC_PORT_MAX + 1], *a;
-	int rem, err;
+	int rem, err, i;
 
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(a) != FCQ_A_FAFC_PORT)
@@ -578,8 +584,14 @@ static int answer_pauses(struct genl_info *info, u64 *T)
 					    "each port needs an index and a pause");
 			return -EINVAL;
 		}
-		T[nla_get_u16(tb[FCQ_A_FAFC_PORT_IDX])] =
-			nla_get_u64(tb[FCQ_A_FAFC_PORT_T_NS]);
+		i = nla_get_u16(tb[FCQ_A_FAFC_PORT_IDX]);
+		if (i >= FAFC_PORTS) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[FCQ_A_FAFC_PORT_IDX],
+					    "port index beyond fafc's " __stringify(FAFC_PORTS) " ports");
+			return -ERANGE;
+		}
+		T[i] = nla_get_u64(tb[FCQ_A_FAFC_PORT_T_NS]);
 	}
 	return 0;
 }
@@ -619,6 +631,12 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	e = nla_get_u16(info->attrs[FCQ_A_FAFC_EGRESS]);
+	if (e >= FAFC_PORTS) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[FCQ_A_FAFC_EGRESS],
+				    "egress beyond fafc's " __stringify(FAFC_PORTS) " ports");
+		return -ERANGE;
+	}
 	seq = nla_get_u64(info->attrs[FCQ_A_FAFC_SEQ]);
 	now = ktime_get_ns();
 

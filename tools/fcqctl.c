@@ -23,6 +23,7 @@
 
 static bool json;
 static bool first = true;
+static long long cur_sw = -1;	/* the switch being printed */
 
 static const char *devname(__u32 ifindex, char *buf)
 {
@@ -75,6 +76,12 @@ static int switch_cb(struct nl_msg *msg, void *arg)
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FCQ_A_MAX, NULL) ||
 	    !tb[FCQ_A_SWITCH])
 		return NL_SKIP;
+	/* A big switch comes in several messages: more of its ports. */
+	if (nla_get_u32(tb[FCQ_A_SWITCH]) == cur_sw)
+		goto ports;
+	if (json && cur_sw >= 0)
+		printf("]}");
+	cur_sw = nla_get_u32(tb[FCQ_A_SWITCH]);
 	if (json) {
 		printf("%s{\"switch\":%u,\"buffer\":%llu,\"used\":%llu,\"used_max\":%llu,\"ports\":[",
 		       (*nsw)++ ? "," : "", nla_get_u32(tb[FCQ_A_SWITCH]),
@@ -89,12 +96,11 @@ static int switch_cb(struct nl_msg *msg, void *arg)
 		       (unsigned long long)nla_get_u64(tb[FCQ_A_USED]),
 		       (unsigned long long)nla_get_u64(tb[FCQ_A_USED_MAX]));
 	}
+ports:
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlmsg_hdr(msg)), 0),
 			  genlmsg_attrlen(nlmsg_data(nlmsg_hdr(msg)), 0), rem)
 		if (nla_type(a) == FCQ_A_PORT)
 			print_port(a);
-	if (json)
-		printf("]}");
 	return NL_OK;
 }
 
@@ -217,7 +223,7 @@ int main(int argc, char **argv)
 	if (err >= 0)
 		err = nl_recvmsgs_default(sk);
 	if (json)
-		printf("]\n");
+		printf("%s]\n", cur_sw >= 0 ? "]}" : "");
 	if (err < 0) {
 		fprintf(stderr, "fcqctl: %s\n", nl_geterror(err));
 		return 1;

@@ -11,7 +11,7 @@ The case format is the kernel's tools/testing/selftests/tc-testing one
 matchPattern/matchCount or matchJSON, teardown). As the kernel's nsPlugin
 does since 6.12, every case runs in a fresh network namespace $NS holding a
 veth pair $DEV0/$DEV1 and a dummy device $DUMMY. $TC is Debian's tc with
-TC_LIB_DIR pointing at fcq's plugins.
+TC_LIB_DIR pointing at fcq's plugins; $FCQCTL is the tree's fcqctl.
 
   -v  print every case's log, not only the failed ones
 """
@@ -132,6 +132,7 @@ def main():
     names = {
         'TC': 'TC_LIB_DIR=%s/build/tc /sbin/tc' % top,
         'IP': '/sbin/ip',
+        'FCQCTL': '%s/build/tools/fcqctl' % top,
         'DEV0': 'v0p0', 'DEV1': 'v0p1', 'DUMMY': 'dummy1',
     }
     ids = [c['id'] for c in cases]
