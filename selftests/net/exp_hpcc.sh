@@ -6,7 +6,10 @@
 # and no more complete without a drop, fct.txt has the simulator's columns
 # and its absolute start times, every flow's start lag is recorded, and the
 # simulator's own analysis/fct_analysis.py (third_party/hpcc, with its
-# Python 3 port applied) reads the result with its default options.
+# Python 3 port applied) reads the result with its default options. Then
+# the simulator's own mix/topology.txt (a 65-port switch) and mix/flow.txt
+# (experiments/hpcc-mix): its two flows complete without a drop and
+# fct_analysis.py reads them.
 set -u
 
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
@@ -19,7 +22,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 OUT=${FCQ_RESULTS:-/tmp}/exp_hpcc
 EX=$TOP/experiments/hpcc-example
 RUN=$OUT/scheme-1-pfc/seed-1
-ktap_plan 6
+ktap_plan 9
 
 "$TOP/tools/fcq-exp" --native --out "$OUT" "$TOP/experiments/hpcc-example.exp" \
 	>"$OUT.log" 2>&1
@@ -67,17 +70,26 @@ ktap_note "start lag p50/p99/max (ms): $(jq -r '.start_lag |
 	ktap_fail "a start lag for every flow, summarised" "$lags lines"
 
 # HPCC's analysis script, as its README runs it: from analysis/, reading
-# ../simulation/mix/fct_fat_<cc>.txt for the two CCs it lists, default
-# options (dport 100 flows finished before 3 s, 5 % buckets by size).
-A=$(mktemp -d)
-mkdir -p "$A/analysis" "$A/simulation/mix"
-cp "$TOP/third_party/hpcc/analysis/fct_analysis.py" "$A/analysis/"
-for cc in hpccPint95ai50log1.05p1.000 hp95ai50; do
-	cp "$RUN/fct.txt" "$A/simulation/mix/fct_fat_$cc.txt"
-done
-if (cd "$A" && patch -s -p1 <"$TOP/third_party/hpcc/fct_analysis-python3.patch") &&
-	(cd "$A/analysis" && /usr/bin/python3 fct_analysis.py) >"$OUT/fct_analysis.txt" \
-		2>"$OUT/fct_analysis.err"; then
+# ../simulation/mix/fct_fat_<cc>.txt for the two CCs it lists.
+# fct_analysis FCT_TXT OUT [OPTION...]
+fct_analysis() {
+	local a cc rc
+	a=$(mktemp -d)
+	mkdir -p "$a/analysis" "$a/simulation/mix"
+	cp "$TOP/third_party/hpcc/analysis/fct_analysis.py" "$a/analysis/"
+	for cc in hpccPint95ai50log1.05p1.000 hp95ai50; do
+		cp "$1" "$a/simulation/mix/fct_fat_$cc.txt"
+	done
+	(cd "$a" && patch -s -p1 <"$TOP/third_party/hpcc/fct_analysis-python3.patch") &&
+		(cd "$a/analysis" && /usr/bin/python3 fct_analysis.py "${@:3}") \
+			>"$2.txt" 2>"$2.err"
+	rc=$?
+	rm -rf "$a"
+	return $rc
+}
+
+# Default options: dport 100 flows finished before 3 s, 5 % buckets by size.
+if fct_analysis "$RUN/fct.txt" "$OUT/fct_analysis"; then
 	sed 's/^/# fct_analysis.py: /' "$OUT/fct_analysis.txt" | head -n 3
 	# It reads the dport-100 lines but the last (its split drops it), sorted
 	# by size: the last bucket's size is the second largest. Every slowdown
@@ -92,5 +104,45 @@ else
 	ktap_fail "HPCC's fct_analysis.py reads fct.txt with its defaults" \
 		"$(tail -n 3 "$OUT/fct_analysis.err" 2>/dev/null)"
 fi
-rm -rf "$A"
+
+# ---- the simulator's own mix/topology.txt and mix/flow.txt ----------------
+MIX=$OUT/mix
+RM=$MIX/scheme-1-pfc/seed-1
+"$TOP/tools/fcq-exp" --native --out "$MIX" "$TOP/experiments/hpcc-mix.exp" \
+	>"$MIX.log" 2>&1
+rc=$?
+sed 's/^/# /' "$MIX.log" | grep -E 'done|WARNING|FAILED'
+ports=$(jq '[.[] | select(.role == "switch")] | length' "$RM/stats.json" 2>/dev/null)
+{ [ $rc = 0 ] || [ $rc = 3 ]; } && [ "$ports" = 65 ] &&
+	cmp -s "$TOP/third_party/hpcc/simulation/mix/topology.txt" "$RM/topology.txt" &&
+	cmp -s "$TOP/third_party/hpcc/simulation/mix/flow.txt" "$RM/flow.txt" &&
+	ktap_pass "HPCC's mix/topology.txt and mix/flow.txt run unchanged, on a 65-port switch" ||
+	ktap_fail "HPCC's mix/topology.txt and mix/flow.txt run unchanged, on a 65-port switch" \
+		"exit $rc, $ports switch ports: $(tail -n 3 "$MIX.log")"
+
+s=$RM/summary.json
+ktap_note "mix: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RM/fct.txt" 2>/dev/null)trusted $(jq .trusted "$s" 2>/dev/null)"
+[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ] &&
+	ktap_pass "mix: its 2 declared flows of 200 MB complete, no drop, no error" ||
+	ktap_fail "mix: its 2 declared flows of 200 MB complete, no drop, no error" \
+		"$(cat "$s" 2>/dev/null)"
+
+# Two flows: fct_analysis.py drops the last line it reads, and its default
+# 5 % buckets need 21 lines; -s 100 makes one bucket of the remaining flow.
+# Its slowdown is fct / standalone (at least 1) of the flow its own
+# selection keeps (the same awk and sort, less the last line).
+want=$(awk '$4 == 100 && $6 + $7 < 3e9 { s = $7 / $8; print (s < 1 ? 1 : s), $5 }' \
+	"$RM/fct.txt" 2>/dev/null | sort -n -k 2 | head -n -1 | awk '{ print $2, $1 }')
+if fct_analysis "$RM/fct.txt" "$OUT/mix_fct_analysis" -s 100; then
+	sed 's/^/# fct_analysis.py -s 100: /' "$OUT/mix_fct_analysis.txt"
+	bad=$(awk -v w="$want" 'BEGIN { split(w, x, " ") }
+		NF != 8 || $2 != x[1] || ($3 - x[2]) ^ 2 > 1e-6 { print "line " NR ": " $0 " against " w }
+		END { if (NR != 1) print NR " lines" }' "$OUT/mix_fct_analysis.txt")
+	[ -n "$want" ] && [ -z "$bad" ] &&
+		ktap_pass "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" ||
+		ktap_fail "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" "$bad"
+else
+	ktap_fail "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" \
+		"$(tail -n 3 "$OUT/mix_fct_analysis.err" 2>/dev/null)"
+fi
 ktap_finish
