@@ -15,14 +15,18 @@
  *              [-p PREFIX] [-k SCALE] [-m MTU] [-b]
  *       build it: a namespace per node (PREFIX + "h" or "s" + node id,
  *       PREFIX default "fcq-"), a veth pair per link (switch ports p0..,
- *       host devices eth0), and on each end the fcq qdisc given, with the
+ *       host devices eth0..), and on each end the fcq qdisc given, with the
  *       link's rate and delay appended ("none": no qdisc, for debugging
  *       the plumbing on a kernel without fcq). Rates are divided and delays
  *       multiplied by SCALE (keeping each link's bandwidth-delay product),
  *       so 100Gbps/1us HPCC files run at 100Mbit/s/1ms with -k 1000.
  *       Switches route (ECMP over equal-cost shortest paths, L4 hash), or
  *       with -b bridge (the switch graph must then be a tree). Hosts get
- *       the HPCC simulator's addresses, 11.(id/256).(id%256).1. Neighbor
+ *       the HPCC simulator's addresses, 11.(id/256).(id%256).1, on their
+ *       first link. A host with several links (routed only) reaches each
+ *       host over those of its links on a shortest path, hashed per flow,
+ *       as the simulator picks a NIC per QP; switches reach it over every
+ *       link to it. Neighbor
  *       entries are static, so the first packets wait for no ARP. Writes
  *       DIR/net.txt for fcq-gen and the experiment runner:
  *         host <id> <netns> <dev> <ip> <rate_Bps> <mtu>
@@ -57,6 +61,7 @@
 
 #define MAX_NODES	4096
 #define MAX_LINKS	16384
+#define MAX_HOST_LINKS	63	/* a /30 each in the host's /24 */
 #define ETH_OVERHEAD	(14 + 24)	/* header, then preamble+FCS+IFG */
 #define ACK_WIRE	(60 + 24)
 
@@ -240,9 +245,11 @@ static void read_topology(const char *path, double scale)
 	nlinks = nl;
 	fclose(f);
 	for (i = 0; i < nnodes; i++) {
-		if (!nodes[i].sw && nodes[i].nlinks != 1)
-			die("host %d has %d links: fcq-net supports one per host",
-			    i, nodes[i].nlinks);
+		if (!nodes[i].sw && !nodes[i].nlinks)
+			die("%s: host %d has no link", path, i);
+		if (!nodes[i].sw && nodes[i].nlinks > MAX_HOST_LINKS)
+			die("%s: host %d has %d links, at most %d", path, i,
+			    nodes[i].nlinks, MAX_HOST_LINKS);
 	}
 }
 
@@ -365,18 +372,28 @@ static void mac(char *buf, size_t len, int n, int port)
 		 n & 0xff, port >> 8 & 0xff, port & 0xff);
 }
 
-/* Address of node n on link l (routed mode). */
-static void addr(char *buf, size_t len, int l, int n)
+/*
+ * Address of node n on link l (routed mode), and its prefix length. A
+ * host's link is in the host's 11.x.y.0/24: the host .1, the switch .2.
+ * A host with several links has a /30 per link in it, link k's host end
+ * at .4k+1: its address, 11.x.y.1, is that of its first link.
+ */
+static int addr(char *buf, size_t len, int l, int n)
 {
 	const struct link *k = &links[l];
 	int h = !nodes[k->a].sw ? k->a : !nodes[k->b].sw ? k->b : -1;
+	int base = 0;
 
-	if (h >= 0)	/* a host's link: 11.x.y.1 host, .2 switch */
-		snprintf(buf, len, "11.%d.%d.%d", h >> 8, h & 0xff,
-			 n == h ? 1 : 2);
-	else
+	if (h < 0) {
 		snprintf(buf, len, "10.%d.%d.%d", l >> 8 & 0xff, l & 0xff,
 			 n == k->a ? 1 : 2);
+		return 24;
+	}
+	if (nodes[h].nlinks > 1)
+		base = 4 * (h == k->a ? k->pa : k->pb);
+	snprintf(buf, len, "11.%d.%d.%d", h >> 8, h & 0xff,
+		 base + (n == h ? 1 : 2));
+	return nodes[h].nlinks > 1 ? 30 : 24;
 }
 
 static void host_ip(char *buf, size_t len, int h)
@@ -597,7 +614,8 @@ static int up(int argc, char **argv)
 	const int *dist;
 	double scale = 1;
 	bool bridge = false;
-	int mtu = 1500, opt, i, j, n;
+	int mtu = 1500, opt, i, j, n, plen;
+	bool multi;
 	FILE *f, *net;
 
 	if (argc < 3)
@@ -625,6 +643,10 @@ static int up(int argc, char **argv)
 	read_topology(topo, scale);
 	if (bridge && !switch_graph_is_forest())
 		die("-b needs a loop-free switch graph: bridges would loop");
+	for (n = 0; bridge && n < nnodes; n++)
+		if (!nodes[n].sw && nodes[n].nlinks > 1)
+			die("-b: host %d has %d links: a bridged fabric needs one per host (bridges would loop)",
+			    n, nodes[n].nlinks);
 
 	down();
 	snprintf(path, sizeof(path), "%s/setup", dir);
@@ -686,13 +708,13 @@ static int up(int argc, char **argv)
 				fprintf(ip, "addr add %s/8 dev %s\n", a1, dev);
 				continue;
 			}
-			addr(a1, sizeof(a1), l, n);
+			plen = addr(a1, sizeof(a1), l, n);
 			addr(a2, sizeof(a2), l, m);
 			mac(m2, sizeof(m2), m, pm);
-			fprintf(ip, "addr add %s/24 dev %s\n", a1, dev);
+			fprintf(ip, "addr add %s/%d dev %s\n", a1, plen, dev);
 			fprintf(ip, "neigh replace %s lladdr %s dev %s nud permanent\n",
 				a2, m2, dev);
-			if (!nodes[n].sw)
+			if (!nodes[n].sw && nodes[n].nlinks == 1)
 				fprintf(ip, "route add default via %s\n", a2);
 		}
 
@@ -708,23 +730,35 @@ static int up(int argc, char **argv)
 			}
 		}
 
-		if (nodes[n].sw && !bridge) {
-			/* ECMP routes to every host not attached here. */
+		multi = !bridge && (nodes[n].sw || nodes[n].nlinks > 1);
+		if (multi) {
+			/*
+			 * ECMP routes to every other host over the links on a
+			 * shortest path (as the simulator's routing table has
+			 * them), hashed per flow: a switch's next hops, and a
+			 * host's links to the switches on one (the simulator
+			 * picks a host's NIC per flow by its QP's hash). A
+			 * single link's subnet needs no route.
+			 */
+			host_ip(a1, sizeof(a1), n);
 			for (j = 0; j < nnodes; j++) {
 				int hops = 0;
 
-				if (nodes[j].sw)
+				if (nodes[j].sw || j == n)
 					continue;
 				dist = dist_to(j);
-				if (dist[n] <= 1)
+				if (dist[n] == 1 && nodes[j].nlinks == 1)
 					continue;
 				if (dist[n] < 0)
-					die("host %d unreachable from switch %d", j, n);
+					die("host %d unreachable from node %d", j, n);
 				fprintf(ip, "route add 11.%d.%d.0/24", j >> 8, j & 0xff);
+				if (!nodes[n].sw)	/* from its own address */
+					fprintf(ip, " src %s", a1);
 				for (i = 0; i < nodes[n].nlinks; i++) {
 					int l = nodes[n].links[i], m = peer(l, n);
 
-					if (!nodes[m].sw || dist[m] != dist[n] - 1)
+					if ((m != j && !nodes[m].sw) ||
+					    dist[m] != dist[n] - 1)
 						continue;
 					dev_name(dev, sizeof(dev), n, i);
 					addr(a2, sizeof(a2), l, m);
@@ -743,10 +777,10 @@ static int up(int argc, char **argv)
 			char *tv[] = { "tc", "-n", ns, "-batch", tcf, NULL };
 
 			run(av);
-			if (nodes[n].sw && !bridge) {
+			if (nodes[n].sw && !bridge)
 				write_sysctl(ns, "net.ipv4.ip_forward", "1");
+			if (multi)
 				write_sysctl(ns, "net.ipv4.fib_multipath_hash_policy", "1");
-			}
 			run(tv);
 		}
 	}

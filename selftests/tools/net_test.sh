@@ -3,7 +3,8 @@
 #
 # net_test.sh: fcq-net on the host, without fcq's qdiscs (-S none -H none):
 # the generated topologies, a routed leaf-spine with ECMP that every host
-# can cross, base RTTs, bridged mode, bad input, idempotent teardown.
+# can cross, base RTTs, bridged mode, dual-homed hosts, bad input,
+# idempotent teardown.
 set -u
 
 USAGE_MORE="TAP on stdout. Needs root (network namespaces). FCQ_NET=path tests another
@@ -14,10 +15,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
 NET=${FCQ_NET:-$TOP/build/tools/fcq-net}
-P=fcqtest-
+P=fcqt$$-	# its own namespaces, beside another make check
 W=$(mktemp -d)
 trap '"$NET" down -p $P; rm -rf "$W"' EXIT
-ktap_plan 8
+ktap_plan 10
 
 # 1. Generated topologies in the HPCC format: "nodes switches links".
 ok=1
@@ -91,7 +92,53 @@ else
 		ktap_fail "a bad rate is rejected with file:line" "$(cat "$W/err")"
 fi
 
-# 7. Down is idempotent and complete.
+# 7. Dual-homed hosts, as in the simulator's mix/ali_32host_10rack.txt: two
+# racks of two hosts, each host linked to both of its rack's switches, the
+# four switches to one spine. A host's address is its first link's; it
+# reaches another host over each of its links on a shortest path (ECMP,
+# L4 hash: the simulator picks a NIC per flow by its QP's hash), from its
+# own address; a switch reaches it over each link to it.
+printf '9 5 12\n4 5 6 7 8\n' >"$W/dual.txt"
+for l in "0 4" "0 5" "1 4" "1 5" "2 6" "2 7" "3 6" "3 7" "4 8" "5 8" "6 8" "7 8"; do
+	echo "$l 100Mbps 0.02ms 0"
+done >>"$W/dual.txt"
+if "$NET" up "$W/dual.txt" -o "$W/dual" -S none -H none -p $P 2>"$W/err"; then
+	bad=
+	# Both of h0's links, then every host from and to h0.
+	for a in 11.0.0.2 11.0.0.6 11.0.1.1 11.0.2.1 11.0.3.1; do
+		ip netns exec ${P}h0 ping -q -c 1 -W 2 $a >/dev/null || bad="$bad 0->$a"
+	done
+	for h in 1 2 3; do
+		ip netns exec ${P}h$h ping -q -c 1 -W 2 11.0.0.1 >/dev/null ||
+			bad="$bad $h->0"
+	done
+	# UDP flows to host 3 from 32 source ports leave by both links.
+	devs=$(for sp in $(seq 10000 10031); do
+		ip -n ${P}h0 route get 11.0.3.1 ipproto udp sport $sp dport 100
+	done | grep -o 'dev eth[0-9]' | sort | uniq -c | tr -s ' \n' ' ')
+	r=$(ip -n ${P}h0 route show 11.0.3.0/24 | tr -s ' \n\t' ' ')
+	t4=$(ip -n ${P}s4 route show 11.0.0.0/24)
+	t5=$(ip -n ${P}s5 route show 11.0.0.0/24)
+	echo "$r" | grep -q "src 11.0.0.1" && echo "$devs" | grep -q eth0 &&
+		echo "$devs" | grep -q eth1 &&
+		echo "$t4" | grep -q "via 11.0.0.1 dev p0" &&
+		echo "$t5" | grep -q "via 11.0.0.5 dev p0" &&
+		grep -q "^rtt 0 3 .* 4$" "$W/dual/net.txt" && [ -z "$bad" ] &&
+		ktap_pass "dual-homed hosts: both links carry, flows hashed over them from the host's address" ||
+		ktap_fail "dual-homed hosts: both links carry, flows hashed over them from the host's address" \
+			"unreachable:$bad; h0: $r; flows by device: $devs; s4: $t4; s5: $t5"
+else
+	ktap_fail "dual-homed hosts: both links carry, ECMP from the host's address" "$(cat "$W/err")"
+fi
+if "$NET" up "$W/dual.txt" -o "$W/dualb" -S none -H none -p $P -b 2>"$W/err"; then
+	ktap_fail "-b refuses a dual-homed host, naming it"
+else
+	grep -q "host 0 has 2 links" "$W/err" &&
+		ktap_pass "-b refuses a dual-homed host, naming it" ||
+		ktap_fail "-b refuses a dual-homed host, naming it" "$(cat "$W/err")"
+fi
+
+# 9. Down is idempotent and complete.
 "$NET" down -p $P && "$NET" down -p $P
 left=$(ip netns list | grep -c "^$P")
 [ "$left" = 0 ] && ktap_pass "down twice: nothing left" ||
