@@ -9,7 +9,9 @@
 # Python 3 port applied) reads the result with its default options. Then
 # the simulator's own mix/topology.txt (a 65-port switch) and mix/flow.txt
 # (experiments/hpcc-mix): its two flows complete without a drop and
-# fct_analysis.py reads them.
+# fct_analysis.py reads them. Last, dual-homed hosts (experiments/dualhomed,
+# as in the simulator's ali_32host_10rack.txt): every flow completes and
+# every host's two links carry its flows.
 set -u
 
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
@@ -22,7 +24,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 OUT=${FCQ_RESULTS:-/tmp}/exp_hpcc
 EX=$TOP/experiments/hpcc-example
 RUN=$OUT/scheme-1-pfc/seed-1
-ktap_plan 9
+ktap_plan 11
 
 "$TOP/tools/fcq-exp" --native --out "$OUT" "$TOP/experiments/hpcc-example.exp" \
 	>"$OUT.log" 2>&1
@@ -145,4 +147,29 @@ else
 	ktap_fail "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" \
 		"$(tail -n 3 "$OUT/mix_fct_analysis.err" 2>/dev/null)"
 fi
+
+# ---- dual-homed hosts --------------------------------------------------
+DH=$OUT/dualhomed
+RD=$DH/scheme-1-pfc/seed-1
+"$TOP/tools/fcq-exp" --native --out "$DH" "$TOP/experiments/dualhomed.exp" \
+	>"$DH.log" 2>&1
+rc=$?
+sed 's/^/# /' "$DH.log" | grep -E 'done|WARNING|FAILED'
+s=$RD/summary.json
+{ [ $rc = 0 ] || [ $rc = 3 ]; } &&
+	[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "64 64 0" ] &&
+	ktap_pass "dual-homed hosts: all 64 flows complete, no drop, no error" ||
+	ktap_fail "dual-homed hosts: all 64 flows complete, no drop, no error" \
+		"exit $rc: $(cat "$s" 2>/dev/null) $(tail -n 3 "$DH.log")"
+
+# 16 flows a host, each on one link by its hash: one link gets them all
+# once in 2^15 runs per host.
+per=$(jq -r '[.[] | select(.role == "host") |
+	"\(.netns)/\(.dev):\(.tc.prio[3].tx_packets // 0)"] | join(" ")' "$RD/stats.json" 2>/dev/null)
+ktap_note "dual-homed: data packets sent per host link: $per"
+idle=$(jq '[.[] | select(.role == "host") | select((.tc.prio[3].tx_packets // 0) == 0)] | length' \
+	"$RD/stats.json" 2>/dev/null)
+[ "$(echo "$per" | wc -w)" = 8 ] && [ "$idle" = 0 ] &&
+	ktap_pass "dual-homed: each host's flows leave by both of its links" ||
+	ktap_fail "dual-homed: each host's flows leave by both of its links" "$per"
 ktap_finish
