@@ -776,6 +776,13 @@ static int up(int argc, char **argv)
 			char *av[] = { "ip", "-n", ns, "-batch", ipf, NULL };
 			char *tv[] = { "tc", "-n", ns, "-batch", tcf, NULL };
 
+			/*
+			 * The fabric is IPv4, as the simulator's: IPv6's own
+			 * frames (DAD, router solicitations, MLD reports) would
+			 * cross it unasked and count among its drops.
+			 */
+			write_sysctl(ns, "net.ipv6.conf.all.disable_ipv6", "1");
+			write_sysctl(ns, "net.ipv6.conf.default.disable_ipv6", "1");
 			run(av);
 			if (nodes[n].sw && !bridge)
 				write_sysctl(ns, "net.ipv4.ip_forward", "1");

@@ -18,7 +18,7 @@ NET=${FCQ_NET:-$TOP/build/tools/fcq-net}
 P=fcqt$$-	# its own namespaces, beside another make check
 W=$(mktemp -d)
 trap '"$NET" down -p $P; rm -rf "$W"' EXIT
-ktap_plan 10
+ktap_plan 11
 
 # 1. Generated topologies in the HPCC format: "nodes switches links".
 ok=1
@@ -46,6 +46,12 @@ if "$NET" up "$W/ls.txt" -o "$W/ls" -S none -H none -p $P; then
 else
 	ktap_fail "routed leaf-spine: every host reaches host 7" "fcq-net up failed"
 fi
+
+# IPv4 only, as the simulator: no IPv6 address, so no DAD, router
+# solicitation or MLD frame crosses the fabric unasked.
+v6=$(for n in ${P}h0 ${P}s8; do ip -n $n -6 addr show; done | grep -c inet6)
+[ "$v6" = 0 ] && ktap_pass "no IPv6 address in the fabric's namespaces" ||
+	ktap_fail "no IPv6 address in the fabric's namespaces" "$v6 found"
 
 # 3. A leaf reaches remote hosts over both spines (ECMP).
 n=$(ip -n ${P}s8 route show 11.0.7.0/24 | grep -c nexthop)
