@@ -242,13 +242,23 @@ done
 
 # 4. The incast itself finishes no more than 5% later than under PFC, each
 # net of the link time the emulator lost at r (the runs follow each other,
-# and the host's load beside the guest changes between them).
+# and the host's load beside the guest changes between them). Past 15% of
+# an incast lost, the senders' links lose time too and r's queue runs dry,
+# so the net time is no longer the scheme's: 3482-3492 ms in all 22 runs
+# that lost up to 16%, but 0.8-27% high in the 6 runs (three make checks
+# at once, 6 guests on 2 cores) that lost 21-27%. Such a pair is not
+# judged (SKIP, with its numbers).
 ip=$(incast_ms pfc) lp=$(lost_ms pfc)
 for r in fafc user; do
 	ir=$(incast_ms $r) lr=$(lost_ms $r)
 	t="$r: incast $((ir - lr)) ms per event (${ir} less ${lr} lost at r), within 5% of pfc's $((ip - lp)) (${ip} less ${lp})"
-	awk "BEGIN { exit !($ir - $lr <= 1.05 * ($ip - $lp)) }" &&
-		ktap_pass "$t" || ktap_fail "$t"
+	if awk "BEGIN { exit !($lr > 0.15 * $ir || $lp > 0.15 * $ip) }"; then
+		ktap_skip "$t" "the host stalled the guest for over 15% of an incast"
+	elif awk "BEGIN { exit !($ir - $lr <= 1.05 * ($ip - $lp)) }"; then
+		ktap_pass "$t"
+	else
+		ktap_fail "$t"
+	fi
 done
 
 # 5. The LP ran, by each solver; latencies side by side.
