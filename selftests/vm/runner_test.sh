@@ -16,7 +16,7 @@ KERNEL=${1:-6.1}
 RUN="$TOP/tools/vm/run -q --no-build --kernel $KERNEL"
 W=$(mktemp -d "$TOP/build/runner-test.XXXX")
 trap 'rm -rf "$W"' EXIT
-ktap_plan 7
+ktap_plan 8
 
 # A program's own "WARNING:" on the console is not the kernel's.
 # shellcheck disable=SC2016
@@ -69,6 +69,24 @@ where=$(cat "$W/copy/probe" 2>/dev/null)
 	ktap_pass "the runner works from a copy of the tree in /tmp, path with a space" ||
 	ktap_fail "the runner works from a copy of the tree in /tmp, path with a space" \
 		"exit $rc, guest cwd '$where': $(tail -n 3 "$W/copy.err")"
+
+# Two runners boot one kernel at once while its cached initramfs is stale
+# (the copy's init is newer): both rebuild it, one at a time, and both
+# guests start. Built side by side into one file, it came out corrupt and
+# every later guest of that kernel found no init.
+touch "$copy/tools/vm/init"
+pids=()
+for i in 1 2; do
+	"$copy/tools/vm/run" -q --no-build --kernel "$KERNEL" --results "$W/twice$i" \
+		-- true 2>"$W/twice$i.err" &
+	pids+=($!)
+done
+wait "${pids[0]}"; rc1=$?
+wait "${pids[1]}"; rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 0 ] &&
+	ktap_pass "two runners rebuilding the initramfs at once both boot" ||
+	ktap_fail "two runners rebuilding the initramfs at once both boot" \
+		"exit $rc1 and $rc2: $(tail -n 2 "$W/twice1.err" "$W/twice2.err")"
 
 # An init the guest cannot start: one plain line, exit 125, no panic.
 chmod -x "$copy/tools/vm/guest-init"
