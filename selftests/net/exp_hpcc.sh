@@ -21,15 +21,14 @@ usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/exp.sh"
 OUT=${FCQ_RESULTS:-/tmp}/exp_hpcc
 EX=$TOP/experiments/hpcc-example
 RUN=$OUT/scheme-1-pfc/seed-1
 ktap_plan 11
 
-"$TOP/tools/fcq-exp" --native --out "$OUT" "$TOP/experiments/hpcc-example.exp" \
-	>"$OUT.log" 2>&1
-rc=$?
-sed 's/^/# /' "$OUT.log" | grep -E 'done|WARNING|FAILED'
+exp_run "$OUT" "$TOP/experiments/hpcc-example.exp"
+rc=$EXP_RC
 # Exit 3 is a run the runner judged untrusted (flows started late because
 # the host did not schedule the guest in time): the tools worked.
 ktap_note "trusted: $(jq -c '[.trusted, .untrusted]' "$RUN/summary.json" 2>/dev/null)"
@@ -110,10 +109,8 @@ fi
 # ---- the simulator's own mix/topology.txt and mix/flow.txt ----------------
 MIX=$OUT/mix
 RM=$MIX/scheme-1-pfc/seed-1
-"$TOP/tools/fcq-exp" --native --out "$MIX" "$TOP/experiments/hpcc-mix.exp" \
-	>"$MIX.log" 2>&1
-rc=$?
-sed 's/^/# /' "$MIX.log" | grep -E 'done|WARNING|FAILED'
+exp_run "$MIX" "$TOP/experiments/hpcc-mix.exp"
+rc=$EXP_RC
 ports=$(jq '[.[] | select(.role == "switch")] | length' "$RM/stats.json" 2>/dev/null)
 { [ $rc = 0 ] || [ $rc = 3 ]; } && [ "$ports" = 65 ] &&
 	cmp -s "$TOP/third_party/hpcc/simulation/mix/topology.txt" "$RM/topology.txt" &&
@@ -151,10 +148,8 @@ fi
 # ---- dual-homed hosts --------------------------------------------------
 DH=$OUT/dualhomed
 RD=$DH/scheme-1-pfc/seed-1
-"$TOP/tools/fcq-exp" --native --out "$DH" "$TOP/experiments/dualhomed.exp" \
-	>"$DH.log" 2>&1
-rc=$?
-sed 's/^/# /' "$DH.log" | grep -E 'done|WARNING|FAILED'
+exp_run "$DH" "$TOP/experiments/dualhomed.exp"
+rc=$EXP_RC
 s=$RD/summary.json
 { [ $rc = 0 ] || [ $rc = 3 ]; } &&
 	[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "64 64 0" ] &&

@@ -14,13 +14,12 @@ usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/exp.sh"
 OUT=${FCQ_RESULTS:-/tmp}/exp_leafspine
 ktap_plan 5
 
-"$TOP/tools/fcq-exp" --native --out "$OUT" \
-	"$TOP/experiments/leafspine-websearch.exp" >"$OUT.log" 2>&1
-rc=$?
-grep -E 'done|WARNING|FAILED' "$OUT.log" | sed 's/^/# /'
+exp_run "$OUT" "$TOP/experiments/leafspine-websearch.exp"
+rc=$EXP_RC
 # 3: a run judged untrusted (late starts: a host slow to schedule the guest)
 { [ $rc = 0 ] || [ $rc = 3 ]; } && ktap_pass "fcq-exp runs the leaf-spine experiment" ||
 	ktap_fail "fcq-exp runs the leaf-spine experiment" "exit $rc: $(tail -n 3 "$OUT.log")"

@@ -17,6 +17,7 @@ usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/exp.sh"
 OUT=${FCQ_RESULTS:-/tmp}/exp_scale
 mkdir -p "$OUT"
 ktap_plan 5
@@ -37,21 +38,32 @@ flows     same.txt
 drain     20
 scheme    pfc | pfc lossless 3 response 5ms | pfc lossless 3
 EOF
-"$TOP/tools/fcq-exp" --native --out "$OUT/same" "$OUT/same.exp" >"$OUT/same.log" 2>&1
-rc=$?
-grep -E 'done|WARNING|FAILED' "$OUT/same.log" | sed 's/^/# /'
-run=$OUT/same/scheme-1-pfc/seed-1
-[ $rc = 0 ] && [ "$(jq .completed "$run/summary.json" 2>/dev/null)" = 3 ] &&
-	ktap_pass "64-host star: the three flows complete" ||
-	ktap_fail "64-host star: the three flows complete" "exit $rc: $(tail -n 3 "$OUT/same.log")"
-
 # fct / standalone (2 base RTTs and the bytes: ~3.1 ms here). Measured on
 # both kernels beside one to three other guests (icount 1): 0.47-1.72 in
 # 10 runs; before the generators waited for one epoch, a 63-host star's
 # same-instant flows took 7.0-15.2 s for an ideal of 11 ms (over 600x),
-# growing with the host id. The guest's wake-ups were seen up to ~50 ms
-# late when the host had more guests than cores: 10x (31 ms) leaves room
-# for one and still fails a start a tenth of a second late.
+# growing with the host id. 10x (31 ms) fails a start a tenth of a second
+# late. Beside two other guests every run (3 of 3) stalled the whole guest
+# for ~12 ms just after the epoch: the first flow started on time, the
+# other two 12.7-13.0 ms late, and all three ended 14-17 ms after the
+# epoch (4.4-5.3x). fcq-exp measures the late starts and calls the run
+# untrusted (exit 3); once, beside three guests, the stall was 47 ms (15x).
+# A run that stalls over the bound says nothing about the timing under
+# test, so it is run again, up to twice; the last one is judged.
+run=$OUT/same/scheme-1-pfc/seed-1
+for try in 1 2 3; do
+	exp_run "$OUT/same" "$OUT/same.exp"
+	rc=$EXP_RC
+	bad=$(awk '$7 > 10 * $8' "$run/fct.txt" 2>/dev/null)
+	[ $rc = 3 ] && [ -n "$bad" ] && [ $try -lt 3 ] && exp_stalled "$OUT/same" ||
+		break
+	ktap_note "run $try: over 10x, untrusted: $(exp_why "$OUT/same"); once more"
+done
+{ [ $rc = 0 ] || { [ $rc = 3 ] && exp_stalled "$OUT/same"; }; } &&
+	[ "$(jq .completed "$run/summary.json" 2>/dev/null)" = 3 ] &&
+	ktap_pass "64-host star: the three flows complete" ||
+	ktap_fail "64-host star: the three flows complete" "exit $rc: $(tail -n 3 "$OUT/same.log")"
+
 slow=$(awk '{ printf "%.2f ", $7 / $8 }' "$run/fct.txt")
 ktap_note "slowdowns of hosts' flows: $slow; start lags (us): $(awk '{ printf "%d ", $5 / 1000 }' "$run/lag.txt")"
 bad=$(awk '$7 > 10 * $8' "$run/fct.txt")

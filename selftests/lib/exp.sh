@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# exp.sh - run an experiment file through tools/fcq-exp from a selftest
+# (after ktap.sh).
+#
+#   exp_run OUT FILE
+#       fcq-exp --native --out OUT FILE, its log in OUT.log and its verdict
+#       lines as TAP comments; EXP_RC is its exit status (3: it judged the
+#       run untrusted, summary.json says why).
+#   exp_stalled OUT
+#       true if OUT's runs were untrusted, and only because the host did not
+#       run the guest in time: flows started late, or a port lost link time
+#       to host stalls (both measured by fcq-exp).
+#   exp_why OUT
+#       why OUT's runs were untrusted, on one line.
+
+EXP_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+exp_stalled() {
+	jq -se '[.[].untrusted[]] | length > 0 and
+		all(test("started later than|to host stalls"))' \
+		"$1"/scheme-*/seed-*/summary.json >/dev/null 2>&1
+}
+
+exp_why() {
+	jq -rs '[.[].untrusted[]] | join("; ")' "$1"/scheme-*/seed-*/summary.json
+}
+
+exp_run() {
+	"$EXP_TOP/tools/fcq-exp" --native --out "$1" "$2" >"$1.log" 2>&1
+	EXP_RC=$?
+	grep -E 'done|WARNING|FAILED' "$1.log" | sed 's/^/# /'
+}
