@@ -22,13 +22,96 @@ static s64 smin(s64 a, s64 b)
 	return a < b ? a : b;
 }
 
+static void bit_set(u64 *w, int b)
+{
+	w[b / 64] |= 1ULL << (b % 64);
+}
+
+static void bit_clear(u64 *w, int b)
+{
+	w[b / 64] &= ~(1ULL << (b % 64));
+}
+
+/* The lowest bit set in @w (@words words) from @b on, or -1. */
+static int bit_next(const u64 *w, int words, int b)
+{
+	int k = b / 64;
+	u64 m;
+
+	if (k >= words)
+		return -1;
+	m = w[k] & (~0ULL << (b % 64));
+	while (!m) {
+		if (++k >= words)
+			return -1;
+		m = w[k];
+	}
+	return k * 64 + fcq_ctz64(m);
+}
+
+/* For each bit set in @w below @n, from the lowest: @b (int). */
+#define for_each_bit(b, w, words, n)					\
+	for ((b) = bit_next(w, words, 0); (b) >= 0 && (b) < (n);	\
+	     (b) = bit_next(w, words, (b) + 1))
+
+static u64 *active_row(const struct fafc_state *s, int i)
+{
+	return &s->active[i * s->words];
+}
+
+/* The block: pairs, then bitmaps, egress and ingress arrays, each aligned. */
+static size_t block_words(int cap)
+{
+	return (size_t)cap * ((cap + 63) / 64) + (cap + 63) / 64;
+}
+
+size_t fafc_state_size(int cap)
+{
+	return (size_t)cap * cap * sizeof(struct fafc_pair) +
+	       block_words(cap) * sizeof(u64) +
+	       (size_t)cap * sizeof(struct fafc_egress) +
+	       (size_t)cap * sizeof(struct fafc_ingress);
+}
+
+void fafc_state_init(struct fafc_state *s, void *mem, int cap)
+{
+	char *m = mem;
+
+	*s = (struct fafc_state){ .cap = cap, .words = (cap + 63) / 64 };
+	s->p = (struct fafc_pair *)m;
+	m += (size_t)cap * cap * sizeof(struct fafc_pair);
+	s->active = (u64 *)m;
+	s->eg_active = s->active + (size_t)cap * s->words;
+	m += block_words(cap) * sizeof(u64);
+	s->eg = (struct fafc_egress *)m;
+	m += (size_t)cap * sizeof(struct fafc_egress);
+	s->in = (struct fafc_ingress *)m;
+}
+
+void fafc_state_move(struct fafc_state *to, const struct fafc_state *from)
+{
+	int i;
+
+	to->n = from->n;
+	to->step = from->step;
+	for (i = 0; i < from->cap; i++) {
+		memcpy(fafc_pair(to, i, 0), fafc_pair(from, i, 0),
+		       from->cap * sizeof(struct fafc_pair));
+		memcpy(active_row(to, i), active_row(from, i),
+		       from->words * sizeof(u64));
+	}
+	memcpy(to->eg_active, from->eg_active, from->words * sizeof(u64));
+	memcpy(to->eg, from->eg, from->cap * sizeof(struct fafc_egress));
+	memcpy(to->in, from->in, from->cap * sizeof(struct fafc_ingress));
+}
+
 void fafc_enqueue(struct fafc_state *s, const struct fafc_cfg *c, int i,
 		  int e, u32 len, bool e_paused)
 {
-	struct fafc_pair *p = &s->p[i][e];
+	struct fafc_pair *p = fafc_pair(s, i, e);
 
-	s->active[i] |= 1ULL << e;
-	s->eg_active |= 1ULL << e;
+	bit_set(active_row(s, i), e);
+	bit_set(s->eg_active, e);
 	p->qr += len;			/* Alg. 1 l.2 */
 	p->bin += len;			/* l.3 */
 	s->eg[e].qr += len;
@@ -39,7 +122,7 @@ void fafc_enqueue(struct fafc_state *s, const struct fafc_cfg *c, int i,
 
 void fafc_drop(struct fafc_state *s, int i, int e, u32 len)
 {
-	s->p[i][e].qr -= len;
+	fafc_pair(s, i, e)->qr -= len;
 	s->eg[e].qr -= len;
 }
 
@@ -54,7 +137,7 @@ s64 fafc_predict(const struct fafc_state *s, const struct fafc_cfg *c, int e)
 unsigned int fafc_dequeue(struct fafc_state *s, const struct fafc_cfg *c,
 			  int i, int e, u32 len)
 {
-	struct fafc_pair *p = &s->p[i][e];
+	struct fafc_pair *p = fafc_pair(s, i, e);
 	struct fafc_egress *g = &s->eg[e];
 	unsigned int res = 0;
 	s64 qpred;
@@ -146,18 +229,17 @@ void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
 		      u64 thop)
 {
 	u64 dt = s->step && now > s->step ? now - s->step : 0;
-	u64 act;
 	int i, e;
 
-	_Static_assert(FAFC_PORTS <= 64, "fafc_state.active is one word");
 	for (i = 0; i < s->n; i++) {
 		struct fafc_ingress *in = &s->in[i];
+		u64 *act = active_row(s, i);
 		u64 off;
 		bool hold;
 
 		in->rin = 0;
 		in->qi = 0;
-		if (!s->active[i]) {
+		if (bit_next(act, s->words, 0) < 0) {
 			if (dt)		/* as paused_in_step() does */
 				in->off_carry = 0;
 			continue;
@@ -166,13 +248,8 @@ void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
 		/* Paused nearly throughout: no news of its rate, keep it. */
 		hold = off && off * 8 >= dt * 7;
 		/* Pairs all 0 stay 0 through this step: skipped, exactly. */
-		for (act = s->active[i]; act; act &= act - 1) {
-			struct fafc_pair *p;
-
-			e = fcq_ctz64(act);
-			if (e >= s->n)
-				break;
-			p = &s->p[i][e];
+		for_each_bit(e, act, s->words, s->n) {
+			struct fafc_pair *p = fafc_pair(s, i, e);
 
 			holt(&p->q, &p->r, &p->qlast, p->qr, dt, thop, c);
 			if (hold)
@@ -185,19 +262,15 @@ void fafc_update_rate(struct fafc_state *s, const struct fafc_cfg *c, u64 now,
 			in->rin += p->rin;
 			in->qi += smax(p->q, 0);
 			if (pair_quiet(p))
-				s->active[i] &= ~(1ULL << e);
+				bit_clear(act, e);
 		}
 	}
-	for (act = s->eg_active; act; act &= act - 1) {
-		struct fafc_egress *g;
+	for_each_bit(e, s->eg_active, s->words, s->n) {
+		struct fafc_egress *g = &s->eg[e];
 
-		e = fcq_ctz64(act);
-		if (e >= s->n)
-			break;
-		g = &s->eg[e];
 		holt(&g->q, &g->r, &g->qlast, g->qr, dt, thop, c);
 		if (!(g->qr | g->q | g->r | g->qlast))
-			s->eg_active &= ~(1ULL << e);
+			bit_clear(s->eg_active, e);
 	}
 	s->step = now;
 }
@@ -223,13 +296,16 @@ s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
 		a[i] = 0;
 		if (i == e)
 			continue;
-		/* l.4-7: rates toward uncongested pairs, k != e [A3] */
-		for (k = 0; k < s->n; k++)
-			if (k != e && s->p[i][k].q <= c->th_c)
-				R[i] += smax(s->p[i][k].rout, 0);
-		a[i] = smax(s->p[i][e].rin, 0);
+		/*
+		 * l.4-7: rates toward uncongested pairs, k != e [A3]. A pair
+		 * out of the active bits is all 0: it adds nothing.
+		 */
+		for_each_bit(k, active_row(s, i), s->words, s->n)
+			if (k != e && fafc_pair(s, i, k)->q <= c->th_c)
+				R[i] += smax(fafc_pair(s, i, k)->rout, 0);
+		a[i] = smax(fafc_pair(s, i, e)->rin, 0);
 		in += a[i];
-		out += smax(s->p[i][e].rout, 0);
+		out += smax(fafc_pair(s, i, e)->rout, 0);
 		if (dec)
 			a[i] = qmul(a[i], c->fdec);
 		/* The solver multiplies R by a: keep both below 2^31. */
@@ -275,8 +351,8 @@ static bool before(const s64 *a, const s64 *R, int i, int j, bool vertex)
 }
 
 /*
- * ceil(num * X_ONE / den), at most X_ONE (num <= den). num reaches 2^37
- * (64 ports at FAFC_RATE_MAX), so the product needs 128 bits; the
+ * ceil(num * X_ONE / den), at most X_ONE (num <= den). num reaches 2^39
+ * (256 ports at FAFC_RATE_MAX), so the product needs 128 bits; the
  * remainder is below den and so exact in u64 even where the product wraps.
  */
 static u32 frac(s64 num, s64 den)
@@ -287,16 +363,16 @@ static u32 frac(s64 num, s64 den)
 }
 
 int fafc_lp_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
-		  u32 *x)
+		  u32 *x, u16 *order)
 {
-	int order[FAFC_PORTS], m = 0, g, h, i, j;
+	int m = 0, g, h, i, j;
 	s64 sum = 0, rem = D;
 
 	for (i = 0; i < n; i++) {
 		x[i] = 0;
 		if (a[i] <= 0)
 			continue;
-		/* Insertion sort: n <= 64, no allocation. */
+		/* Insertion sort of the ports that can help: few, in place. */
 		for (j = m; j > 0 && before(a, R, i, order[j - 1], vertex); j--)
 			order[j] = order[j - 1];
 		order[j] = i;
@@ -363,7 +439,7 @@ static void recompute_pausof(struct fafc_state *s, int i)
 	int e;
 
 	for (e = 0; e < s->n; e++) {
-		struct fafc_pair *p = &s->p[i][e];
+		struct fafc_pair *p = fafc_pair(s, i, e);
 		s64 v = 0;
 
 		if (in->qi > 0)
@@ -443,11 +519,15 @@ void fafc_egress_reset(struct fafc_state *s, int e)
 {
 	int i;
 
-	for (i = 0; i < FAFC_PORTS; i++) {
-		s->in[i].qi -= smax(s->p[i][e].q, 0);
-		s->in[i].rin -= s->p[i][e].rin;
-		memset(&s->p[i][e], 0, sizeof(s->p[i][e]));
+	for (i = 0; i < s->cap; i++) {
+		struct fafc_pair *p = fafc_pair(s, i, e);
+
+		s->in[i].qi -= smax(p->q, 0);
+		s->in[i].rin -= p->rin;
+		memset(p, 0, sizeof(*p));
+		bit_clear(active_row(s, i), e);
 	}
+	bit_clear(s->eg_active, e);
 	memset(&s->eg[e], 0, sizeof(s->eg[e]));
 }
 
@@ -455,10 +535,13 @@ void fafc_ingress_reset(struct fafc_state *s, int i)
 {
 	int e;
 
-	for (e = 0; e < FAFC_PORTS; e++) {
-		s->eg[e].pausof -= s->p[i][e].pausof;
-		s->eg[e].qr -= s->p[i][e].qr;
-		memset(&s->p[i][e], 0, sizeof(s->p[i][e]));
+	for (e = 0; e < s->cap; e++) {
+		struct fafc_pair *p = fafc_pair(s, i, e);
+
+		s->eg[e].pausof -= p->pausof;
+		s->eg[e].qr -= p->qr;
+		memset(p, 0, sizeof(*p));
 	}
+	memset(active_row(s, i), 0, s->words * sizeof(u64));
 	memset(&s->in[i], 0, sizeof(s->in[i]));
 }

@@ -11,15 +11,17 @@
  *
  * Units: one step is T_hop. Rates are bytes per T_hop, so r * T_hop is just
  * r; queues and demands are bytes; alpha, beta and f_dec are Q16; LP
- * solutions are fractions of T_hop in Q30. The caller owns the memory and
- * the locking, and passes `now` (ns) where time matters.
+ * solutions are fractions of T_hop in Q30. The caller owns the memory (one
+ * block, fafc_state_size()) and the locking, and passes `now` (ns) where
+ * time matters.
  */
 #ifndef FCQ_CORE_FAFC_H
 #define FCQ_CORE_FAFC_H
 
 #include "core.h"
 
-#define FAFC_PORTS	64
+/* Ports of a switch: as many as an fcq switch has (FCQ_MAX_PORTS). */
+#define FAFC_PORTS_MAX	256
 #define FAFC_ONE	65536		/* Q16 */
 #define FAFC_X_ONE	(1 << 30)	/* Q30: a pause of a whole T_hop */
 #define FAFC_RATE_MAX	0x7fffffffLL	/* LP coefficients saturate here */
@@ -82,19 +84,41 @@ struct fafc_ingress {
 	u64 off_start, off_end, off_carry;
 };
 
+/*
+ * A switch of up to @cap ports, in one block of memory the caller owns:
+ * the pair matrix grows with the square of the ports, so it is sized to
+ * the switch and moved to a larger block as ports join.
+ */
 struct fafc_state {
 	int n;				/* ports 0..n-1 in use */
+	int cap;			/* ports the arrays hold, n <= cap */
+	int words;			/* u64 per bitmap row: cap / 64, rounded up */
 	u64 step;			/* ns of the last fafc_update_rate() */
-	struct fafc_pair p[FAFC_PORTS][FAFC_PORTS];	/* [i][e] */
-	/* [i] bit e: pair (i, e) may hold a non-zero value. A pair whose
+	struct fafc_pair *p;		/* [i * cap + e] */
+	/* Row i, bit e: pair (i, e) may hold a non-zero value. A pair whose
 	 * every value is 0 stays 0 until a packet enqueues, so the rate
 	 * update skips it: its cost follows the active pairs, not n^2.
 	 */
-	u64 active[FAFC_PORTS];
-	u64 eg_active;			/* bit e: the same for egress e */
-	struct fafc_egress eg[FAFC_PORTS];
-	struct fafc_ingress in[FAFC_PORTS];
+	u64 *active;			/* [i * words + e / 64] */
+	u64 *eg_active;			/* bit e: the same for egress e */
+	struct fafc_egress *eg;		/* [cap] */
+	struct fafc_ingress *in;	/* [cap] */
 };
+
+static inline struct fafc_pair *fafc_pair(const struct fafc_state *s, int i,
+					  int e)
+{
+	return &s->p[i * s->cap + e];
+}
+
+/* Bytes of the block for @cap ports. */
+size_t fafc_state_size(int cap);
+
+/* Lay @s out over @mem (fafc_state_size(cap) bytes, zeroed): no port. */
+void fafc_state_init(struct fafc_state *s, void *mem, int cap);
+
+/* Copy every value of @from into @to, laid out for @to->cap >= @from->cap. */
+void fafc_state_move(struct fafc_state *to, const struct fafc_state *from);
 
 /* What a departing packet asks for. */
 #define FAFC_MARK	0x1	/* set CE */
@@ -142,10 +166,10 @@ s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
  * Ties are spread evenly (every member of the marginal tie group gets the
  * same fraction), or resolved as a vertex (by a_i descending, then index).
  * Writes x[i] in Q30. Returns 0, or -1 if infeasible (sum a_i < D: every
- * port with a_i > 0 gets x = 1) [A15].
+ * port with a_i > 0 gets x = 1) [A15]. @order: n entries of scratch.
  */
 int fafc_lp_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
-		  u32 *x);
+		  u32 *x, u16 *order);
 
 /* The LP's objective sum R_i x_i, in bytes (x in Q30). */
 s64 fafc_lp_objective(int n, const s64 *R, const u32 *x);

@@ -62,20 +62,108 @@ struct fafc_switch {
 	struct fafc_params par;		/* as configured */
 	struct fafc_cfg cfg;		/* in effect */
 	u64 thop;			/* ns, in effect */
-	struct fafc_sched *port[FAFC_PORTS];
-	struct fafc_port_stats pst[FAFC_PORTS];
-	struct fafc_request req[FAFC_PORTS];
 	u64 seq;
-	s64 a[FAFC_PORTS];		/* the LP being solved */
-	s64 R[FAFC_PORTS];
-	u32 x[FAFC_PORTS];
-	u64 T[FAFC_PORTS];
-	struct fafc_state *st;
+	/*
+	 * By slot, sized to the switch: one block (mem) of @cap entries each
+	 * and the (ingress, egress) matrix, moved to a larger one as ports
+	 * join (fafc_switch_grow()); RTNL and the lock to change.
+	 */
+	struct_group_tagged(fafc_tables, tab,
+		int cap;
+		void *mem;
+		struct fafc_sched **port;
+		struct fafc_port_stats *pst;
+		struct fafc_request *req;
+		s64 *a;				/* the LP being solved */
+		s64 *R;
+		u64 *T;
+		u32 *x;
+		u16 *order;
+		struct fafc_slot_timer **slot;	/* TimeSlotExpire */
+		struct fafc_state st;
+	);
 	struct hrtimer tick;		/* UpdateRate */
-	struct fafc_slot_timer slot[FAFC_PORTS];	/* TimeSlotExpire */
 };
 
 static LIST_HEAD(fafc_switches);
+
+#define FAFC_CAP_MIN	8		/* slots of a new switch: doubles */
+
+/* Each array in turn, 8-byte aligned ones first; NULL @t: only the size. */
+static size_t tables_lay(struct fafc_tables *t, char *mem, int cap)
+{
+	size_t off = fafc_state_size(cap);
+
+#define LAY(field)							\
+	do {								\
+		if (t)							\
+			t->field = (void *)(mem + off);			\
+		off += (size_t)cap * sizeof(*t->field);			\
+	} while (0)
+	LAY(port);
+	LAY(slot);
+	LAY(pst);
+	LAY(req);
+	LAY(a);
+	LAY(R);
+	LAY(T);
+	LAY(x);
+	LAY(order);
+#undef LAY
+	if (t) {
+		t->cap = cap;
+		t->mem = mem;
+		fafc_state_init(&t->st, mem, cap);
+	}
+	return off;
+}
+
+static int tables_alloc(struct fafc_tables *t, int cap)
+{
+	char *mem = kvzalloc(tables_lay(NULL, NULL, cap), GFP_KERNEL);
+
+	if (!mem)
+		return -ENOMEM;
+	tables_lay(t, mem, cap);
+	return 0;
+}
+
+/* What @from holds, into the larger @to (the LP scratch is not kept). */
+static void tables_move(struct fafc_tables *to, const struct fafc_tables *from)
+{
+	int n = from->cap;
+
+	memcpy(to->port, from->port, n * sizeof(*to->port));
+	memcpy(to->slot, from->slot, n * sizeof(*to->slot));
+	memcpy(to->pst, from->pst, n * sizeof(*to->pst));
+	memcpy(to->req, from->req, n * sizeof(*to->req));
+	fafc_state_move(&to->st, &from->st);
+}
+
+/*
+ * Room for slots 0..n-1 (RTNL). The data path reads the tables under the
+ * lock: the larger block is allocated outside it, filled and swapped in
+ * under it, and the old one freed after.
+ */
+static int fafc_switch_grow(struct fafc_switch *fsw, int n)
+{
+	struct fafc_tables nt, old;
+	int cap = fsw->cap;
+
+	if (n <= cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	if (tables_alloc(&nt, min(cap, FAFC_PORTS_MAX)))
+		return -ENOMEM;
+	spin_lock_bh(&fsw->lock);
+	tables_move(&nt, &fsw->tab);
+	old = fsw->tab;
+	fsw->tab = nt;
+	spin_unlock_bh(&fsw->lock);
+	kvfree(old.mem);
+	return 0;
+}
 
 void fafc_params_default(struct fafc_params *p)
 {
@@ -134,7 +222,7 @@ static void derive(struct fafc_switch *fsw)
 	u64 rate = U64_MAX;
 	int i;
 
-	for (i = 0; i < FAFC_PORTS; i++) {
+	for (i = 0; i < fsw->st.n; i++) {
 		if (!fsw->port[i])
 			continue;
 		rate = min(rate, READ_ONCE(fsw->port[i]->port.cfg.rate));
@@ -163,7 +251,7 @@ static enum hrtimer_restart tick(struct hrtimer *timer)
 
 	spin_lock(&fsw->lock);
 	thop = fsw->thop;
-	fafc_update_rate(fsw->st, &fsw->cfg, ktime_get_ns(), thop);
+	fafc_update_rate(&fsw->st, &fsw->cfg, ktime_get_ns(), thop);
 	/* A lone port (a host NIC) forwards nothing: nothing to predict. */
 	idle = fsw->dying || fsw->users < 2;
 	if (idle)
@@ -184,8 +272,8 @@ static enum hrtimer_restart slot_expire(struct hrtimer *timer)
 	u64 end;
 
 	spin_lock(&fsw->lock);
-	more = !fsw->dying && fafc_slot_expire(fsw->st, t->i, fsw->thop);
-	end = fsw->st->in[t->i].slot_end;
+	more = !fsw->dying && fafc_slot_expire(&fsw->st, t->i, fsw->thop);
+	end = fsw->st.in[t->i].slot_end;
 	spin_unlock(&fsw->lock);
 	if (!more)
 		return HRTIMER_NORESTART;
@@ -193,16 +281,17 @@ static enum hrtimer_restart slot_expire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-static struct fafc_switch *fafc_switch_create(struct fcq_port *port)
+static struct fafc_switch *fafc_switch_create(struct fcq_port *port, int n)
 {
 	struct fafc_switch *fsw;
-	int i;
+	int cap = FAFC_CAP_MIN;
 
 	fsw = kzalloc(sizeof(*fsw), GFP_KERNEL);
 	if (!fsw)
 		return NULL;
-	fsw->st = kvzalloc(sizeof(*fsw->st), GFP_KERNEL);
-	if (!fsw->st) {
+	while (cap < n)
+		cap *= 2;
+	if (tables_alloc(&fsw->tab, min(cap, FAFC_PORTS_MAX))) {
 		kfree(fsw);
 		return NULL;
 	}
@@ -213,32 +302,59 @@ static struct fafc_switch *fafc_switch_create(struct fcq_port *port)
 	fafc_params_default(&fsw->par);
 	hrtimer_init(&fsw->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	fsw->tick.function = tick;
-	for (i = 0; i < FAFC_PORTS; i++) {
-		hrtimer_init(&fsw->slot[i].timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_ABS_SOFT);
-		fsw->slot[i].timer.function = slot_expire;
-		fsw->slot[i].fsw = fsw;
-		fsw->slot[i].i = i;
-	}
 	list_add_tail_rcu(&fsw->node, &fafc_switches);
 	return fsw;
+}
+
+/* The last port left, or the first failed to join (RTNL). */
+static void fafc_switch_free(struct fafc_switch *fsw)
+{
+	int k;
+
+	list_del_rcu(&fsw->node);
+	hrtimer_cancel(&fsw->tick);
+	for (k = 0; k < fsw->cap; k++) {
+		if (!fsw->slot[k])
+			continue;
+		hrtimer_cancel(&fsw->slot[k]->timer);
+		kfree(fsw->slot[k]);
+	}
+	synchronize_rcu();	/* fafc_genl_pause() may hold it */
+	kvfree(fsw->mem);
+	kfree(fsw);
+}
+
+/* Slot @i's TimeSlotExpire timer, made when a port first takes the slot. */
+static int slot_timer(struct fafc_switch *fsw, int i)
+{
+	struct fafc_slot_timer *t;
+
+	if (fsw->slot[i])
+		return 0;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	t->timer.function = slot_expire;
+	t->fsw = fsw;
+	t->i = i;
+	spin_lock_bh(&fsw->lock);
+	fsw->slot[i] = t;
+	spin_unlock_bh(&fsw->lock);
+	return 0;
 }
 
 int fafc_switch_join(struct fafc_sched *q, const struct fafc_change *c,
 		     struct netlink_ext_ack *extack)
 {
 	struct fcq_port *port = &q->port;
-	int i = port->index;
+	int i = port->index, err;
 	struct fafc_switch *fsw;
 	bool found = false, start;
 
 	ASSERT_RTNL();
-	/* Its state is a matrix of (ingress, egress) pairs. */
-	if (i >= FAFC_PORTS) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "fafc: a switch has at most " __stringify(FAFC_PORTS) " ports");
-		return -ENOSPC;
-	}
+	/* The slots of an fcq switch; the tables grow to hold them. */
+	BUILD_BUG_ON(FCQ_MAX_PORTS > FAFC_PORTS_MAX);
 	list_for_each_entry(fsw, &fafc_switches, node) {
 		if (fsw->sw == port->sw) {
 			found = true;
@@ -246,22 +362,31 @@ int fafc_switch_join(struct fafc_sched *q, const struct fafc_change *c,
 		}
 	}
 	if (!found) {
-		fsw = fafc_switch_create(port);
+		fsw = fafc_switch_create(port, i + 1);
 		if (!fsw) {
 			NL_SET_ERR_MSG_MOD(extack, "no memory for the FAFC switch state");
 			return -ENOMEM;
 		}
 	}
+	err = fafc_switch_grow(fsw, i + 1);
+	if (!err)
+		err = slot_timer(fsw, i);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "no memory for FAFC's state of this many ports");
+		if (!fsw->users)
+			fafc_switch_free(fsw);
+		return err;
+	}
 	/* The slot's previous port may have left a time slot running. */
-	hrtimer_cancel(&fsw->slot[i].timer);
+	hrtimer_cancel(&fsw->slot[i]->timer);
 
 	spin_lock_bh(&fsw->lock);
-	fafc_ingress_reset(fsw->st, i);
-	fafc_egress_reset(fsw->st, i);
+	fafc_ingress_reset(&fsw->st, i);
+	fafc_egress_reset(&fsw->st, i);
 	memset(&fsw->pst[i], 0, sizeof(fsw->pst[i]));
 	fsw->req[i].busy = false;
 	fsw->port[i] = q;
-	fsw->st->n = max(fsw->st->n, i + 1);
+	fsw->st.n = max(fsw->st.n, i + 1);
 	set_params(&fsw->par, c);
 	derive(fsw);
 	/* Only a stopped tick is started: it re-arms itself otherwise. */
@@ -289,27 +414,19 @@ void fafc_switch_leave(struct fafc_sched *q)
 	if (fsw->port[i] == q) {
 		fsw->port[i] = NULL;
 		/* Its queue goes with it; what it brought in may wait elsewhere. */
-		fafc_egress_reset(fsw->st, i);
+		fafc_egress_reset(&fsw->st, i);
 		fsw->req[i].busy = false;
 	}
-	for (k = 0; k < FAFC_PORTS; k++)
+	for (k = 0; k < fsw->st.n; k++)
 		if (fsw->port[k])
 			n = k + 1;
-	fsw->st->n = n;
+	fsw->st.n = n;
 	fsw->dying = !--fsw->users;
 	derive(fsw);
 	spin_unlock_bh(&fsw->lock);
 	WRITE_ONCE(q->fsw, NULL);
-	if (!fsw->dying)
-		return;
-
-	list_del_rcu(&fsw->node);
-	hrtimer_cancel(&fsw->tick);
-	for (k = 0; k < FAFC_PORTS; k++)
-		hrtimer_cancel(&fsw->slot[k].timer);
-	synchronize_rcu();	/* fafc_genl_pause() may hold it */
-	kvfree(fsw->st);
-	kfree(fsw);
+	if (fsw->dying)
+		fafc_switch_free(fsw);
 }
 
 void fafc_switch_configure(struct fafc_sched *q, const struct fafc_change *c)
@@ -354,16 +471,16 @@ static u32 apply(struct fafc_switch *fsw, const u64 *T, u64 now, u64 *total)
 	int i;
 
 	*total = 0;
-	for (i = 0; i < fsw->st->n; i++) {
+	for (i = 0; i < fsw->st.n; i++) {
 		struct fafc_sched *in = fsw->port[i];
 		u64 t = min(T[i], fsw->thop);	/* eq. (11) */
 
 		if (!t || !in)
 			continue;
 		fcq_port_pause_request(&in->port, prio, t, now);
-		if (fafc_paused(fsw->st, i, t, now, fsw->thop))
-			hrtimer_start(&fsw->slot[i].timer,
-				      ns_to_ktime(fsw->st->in[i].slot_end),
+		if (fafc_paused(&fsw->st, i, t, now, fsw->thop))
+			hrtimer_start(&fsw->slot[i]->timer,
+				      ns_to_ktime(fsw->st.in[i].slot_end),
 				      HRTIMER_MODE_ABS_SOFT);
 		fsw->pst[i].pauses++;
 		fsw->pst[i].pause_ns += t;
@@ -386,6 +503,16 @@ static void solved(struct fafc_switch *fsw, int e, u8 solver, s64 D,
 			 latency);
 }
 
+/* The size of lp_message() with @n ports. */
+static size_t lp_message_size(int n)
+{
+	return 2 * nla_total_size(sizeof(u32)) + nla_total_size(sizeof(u16)) +
+	       4 * nla_total_size_64bit(sizeof(u64)) +
+	       n * (nla_total_size(0) + nla_total_size(sizeof(u16)) +
+		    nla_total_size(sizeof(u32)) +
+		    2 * nla_total_size_64bit(sizeof(u64)));
+}
+
 /* Put the LP of egress @e in a message; ports that cannot help are left out. */
 static int lp_message(struct fafc_switch *fsw, struct sk_buff *msg, int e,
 		      s64 D, u64 seq, u64 sent)
@@ -401,7 +528,7 @@ static int lp_message(struct fafc_switch *fsw, struct sk_buff *msg, int e,
 	    nla_put_u64_64bit(msg, FCQ_A_FAFC_THOP, fsw->thop, FCQ_A_PAD) ||
 	    nla_put_s64(msg, FCQ_A_FAFC_DEMAND, D, FCQ_A_PAD))
 		return -EMSGSIZE;
-	for (i = 0; i < fsw->st->n; i++) {
+	for (i = 0; i < fsw->st.n; i++) {
 		if (fsw->a[i] <= 0)
 			continue;
 		nest = nla_nest_start(msg, FCQ_A_FAFC_PORT);
@@ -426,12 +553,15 @@ static void request(struct fafc_switch *fsw, int e, s64 D)
 	struct fafc_port_stats *ps = &fsw->pst[e];
 	struct fafc_request *rq = &fsw->req[e];
 	struct sk_buff *msg;
+	int i, n = 0;
 	u64 seq, sent;
 	void *hdr;
 
 	if (!genl_has_listeners(&fcq_genl_family, net, FCQ_GENL_FAFC))
 		goto lost;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	for (i = 0; i < fsw->st.n; i++)
+		n += fsw->a[i] > 0;
+	msg = genlmsg_new(lp_message_size(n), GFP_ATOMIC);
 	if (!msg)
 		goto lost;
 	hdr = genlmsg_put(msg, 0, 0, &fcq_genl_family, 0, FCQ_CMD_FAFC_LP);
@@ -473,7 +603,7 @@ static void trigger(struct fafc_switch *fsw, int e, u64 now)
 		ps->user_busy++;
 		return;
 	}
-	D = fafc_lp_build(fsw->st, &fsw->cfg, e, now, fsw->thop, fsw->a,
+	D = fafc_lp_build(&fsw->st, &fsw->cfg, e, now, fsw->thop, fsw->a,
 			  fsw->R, &raw);
 	if (raw > D)
 		ps->lp_capped++;	/* [A39] */
@@ -481,7 +611,7 @@ static void trigger(struct fafc_switch *fsw, int e, u64 now)
 		ps->lp_idle++;
 		return;
 	}
-	for (i = 0; i < fsw->st->n; i++) {
+	for (i = 0; i < fsw->st.n; i++) {
 		if (!fsw->port[i])	/* a slot whose port left */
 			fsw->a[i] = fsw->R[i] = 0;
 		sum += fsw->a[i];
@@ -494,9 +624,9 @@ static void trigger(struct fafc_switch *fsw, int e, u64 now)
 		request(fsw, e, D);
 		return;
 	}
-	fafc_lp_solve(fsw->st->n, fsw->a, fsw->R, D,
-		      fsw->cfg.flags & FAFC_F_TIE_VERTEX, fsw->x);
-	for (i = 0; i < fsw->st->n; i++)
+	fafc_lp_solve(fsw->st.n, fsw->a, fsw->R, D,
+		      fsw->cfg.flags & FAFC_F_TIE_VERTEX, fsw->x, fsw->order);
+	for (i = 0; i < fsw->st.n; i++)
 		fsw->T[i] = mul_u64_u32_shr(fsw->thop, fsw->x[i], 30);
 	paused = apply(fsw, fsw->T, now, &total);
 	solved(fsw, e, FAFC_SOLVER_KERNEL, D, paused, total,
@@ -512,9 +642,10 @@ bool fafc_switch_enqueue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
 	if (!fsw || cb->ingress < 0)
 		return false;	/* local traffic */
 	spin_lock(&fsw->lock);
-	counted = cb->prio == fsw->par.prio && fsw->port[cb->ingress];
+	counted = cb->prio == fsw->par.prio && cb->ingress < fsw->cap &&
+		  fsw->port[cb->ingress];
 	if (counted)
-		fafc_enqueue(fsw->st, &fsw->cfg, cb->ingress, q->port.index,
+		fafc_enqueue(&fsw->st, &fsw->cfg, cb->ingress, q->port.index,
 			     qdisc_pkt_len(skb),
 			     fcq_port_paused(&q->port, cb->prio, now));
 	spin_unlock(&fsw->lock);
@@ -529,7 +660,7 @@ void fafc_switch_dequeue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
 	unsigned int res;
 
 	spin_lock(&fsw->lock);
-	res = fafc_dequeue(fsw->st, &fsw->cfg, cb->ingress, e,
+	res = fafc_dequeue(&fsw->st, &fsw->cfg, cb->ingress, e,
 			   qdisc_pkt_len(skb));
 	if (res & FAFC_TRIGGER)
 		trigger(fsw, e, now);
@@ -544,7 +675,7 @@ void fafc_switch_release(struct fafc_sched *q, struct sk_buff *skb)
 	struct fcq_skb_cb *cb = fcq_cb(skb);
 
 	spin_lock_bh(&fsw->lock);
-	fafc_drop(fsw->st, cb->ingress, q->port.index, qdisc_pkt_len(skb));
+	fafc_drop(&fsw->st, cb->ingress, q->port.index, qdisc_pkt_len(skb));
 	spin_unlock_bh(&fsw->lock);
 }
 
@@ -560,9 +691,9 @@ void fafc_switch_view(struct fafc_sched *q, struct fafc_port_view *v)
 	v->st = fsw->pst[e];
 	v->thop = fsw->thop;
 	v->th_c = fsw->cfg.th_c;
-	v->qpred = fafc_predict(fsw->st, &fsw->cfg, e);
-	v->queue = fsw->st->eg[e].qr;
-	v->ecnof = fsw->st->eg[e].ecnof;
+	v->qpred = fafc_predict(&fsw->st, &fsw->cfg, e);
+	v->queue = fsw->st.eg[e].qr;
+	v->ecnof = fsw->st.eg[e].ecnof;
 	spin_unlock_bh(&fsw->lock);
 }
 
@@ -585,10 +716,10 @@ static int answer_pauses(struct genl_info *info, u64 *T)
 			return -EINVAL;
 		}
 		i = nla_get_u16(tb[FCQ_A_FAFC_PORT_IDX]);
-		if (i >= FAFC_PORTS) {
+		if (i >= FAFC_PORTS_MAX) {
 			NL_SET_ERR_MSG_ATTR(info->extack,
 					    tb[FCQ_A_FAFC_PORT_IDX],
-					    "port index beyond fafc's " __stringify(FAFC_PORTS) " ports");
+					    "port index beyond a switch's " __stringify(FAFC_PORTS_MAX) " ports");
 			return -ERANGE;
 		}
 		T[i] = nla_get_u64(tb[FCQ_A_FAFC_PORT_T_NS]);
@@ -613,7 +744,7 @@ static struct fafc_switch *lookup_rcu(struct net *net, u32 id)
  */
 int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 {
-	u64 T[FAFC_PORTS] = { 0 }, now, seq, latency = 0, total;
+	u64 *T, now, seq, latency = 0, total;
 	enum fcq_fafc_status status = FCQ_FAFC_STALE;
 	struct fafc_switch *fsw;
 	struct fafc_request *rq;
@@ -627,16 +758,20 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 		GENL_SET_ERR_MSG(info, "needs a switch, an egress and a seq");
 		return -EINVAL;
 	}
-	err = answer_pauses(info, T);
-	if (err)
-		return err;
 	e = nla_get_u16(info->attrs[FCQ_A_FAFC_EGRESS]);
-	if (e >= FAFC_PORTS) {
+	if (e >= FAFC_PORTS_MAX) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[FCQ_A_FAFC_EGRESS],
-				    "egress beyond fafc's " __stringify(FAFC_PORTS) " ports");
+				    "egress beyond a switch's " __stringify(FAFC_PORTS_MAX) " ports");
 		return -ERANGE;
 	}
+	/* 2 kB: not on the stack */
+	T = kcalloc(FAFC_PORTS_MAX, sizeof(*T), GFP_KERNEL);
+	if (!T)
+		return -ENOMEM;
+	err = answer_pauses(info, T);
+	if (err)
+		goto out;
 	seq = nla_get_u64(info->attrs[FCQ_A_FAFC_SEQ]);
 	now = ktime_get_ns();
 
@@ -646,11 +781,12 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	if (!fsw) {
 		rcu_read_unlock();
 		GENL_SET_ERR_MSG(info, "no fafc switch with that id here");
-		return -ENOENT;
+		err = -ENOENT;
+		goto out;
 	}
 	spin_lock_bh(&fsw->lock);
-	rq = &fsw->req[e];
-	if (fsw->dying || !fsw->port[e]) {
+	rq = e < fsw->cap ? &fsw->req[e] : NULL;
+	if (fsw->dying || !rq || !fsw->port[e]) {
 		err = -ENOENT;
 	} else if (!rq->busy || rq->seq != seq) {
 		status = FCQ_FAFC_STALE;
@@ -672,8 +808,9 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	rcu_read_unlock();
 	if (err) {
 		GENL_SET_ERR_MSG(info, "no fafc port at that egress");
-		return err;
+		goto out;
 	}
+	kfree(T);
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
@@ -688,4 +825,8 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+
+out:
+	kfree(T);
+	return err;
 }

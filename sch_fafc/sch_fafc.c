@@ -341,7 +341,6 @@ static int fafc_init(struct Qdisc *sch, struct nlattr *opt,
 	struct fafc_change c;
 	int err, i;
 
-	BUILD_BUG_ON(FAFC_PORTS > FCQ_MAX_PORTS);
 	BUILD_BUG_ON(FAFC_F_ECN != FAFC_FL_ECN || FAFC_F_ECNOF != FAFC_FL_ECNOF ||
 		     FAFC_F_PRED != FAFC_FL_PRED ||
 		     FAFC_F_TREND_HOLT != FAFC_FL_TREND_HOLT ||

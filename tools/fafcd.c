@@ -46,6 +46,7 @@
 #define STATS_NS	(1000 * NS_PER_MS)	/* stats file refresh */
 #define RING		65536		/* samples for percentiles */
 #define MC_RCVBUF	(4 << 20)	/* room for bursts of requests */
+#define LP_MSG_MAX	(32 << 10)	/* the largest request, and room */
 #define REPLY_TIMEOUT_S	1
 
 enum solver { SOLVER_GLPK, SOLVER_GREEDY };
@@ -267,9 +268,9 @@ struct lp {
 	u64 seq, sent, thop;
 	s64 D;
 	int n;
-	u16 idx[FAFC_PORTS];
-	s64 a[FAFC_PORTS], R[FAFC_PORTS];
-	u64 T[FAFC_PORTS];	/* the answer, ns */
+	u16 idx[FAFC_PORTS_MAX];
+	s64 a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX];
+	u64 T[FAFC_PORTS_MAX];	/* the answer, ns */
 };
 
 static struct nla_policy lp_policy[FCQ_A_MAX + 1] = {
@@ -423,7 +424,10 @@ static int nl_up(void)
 	nl_socket_disable_seq_check(nl.mc);
 	nl_socket_modify_cb(nl.mc, NL_CB_VALID, NL_CB_CUSTOM, mc_valid, NULL);
 	set_rcvbuf(nl.mc, MC_RCVBUF);
-	err = nl_socket_set_nonblocking(nl.mc);
+	/* A request for a 256-port switch is ~11 kB: more than a page. */
+	err = nl_socket_set_msg_buf_size(nl.mc, LP_MSG_MAX);
+	if (!err)
+		err = nl_socket_set_nonblocking(nl.mc);
 	/* Module unload: nlctrl's notification wakes us up. */
 	if (!err && notify >= 0)
 		err = nl_socket_add_membership(nl.mc, notify);
@@ -461,7 +465,7 @@ static const char *parse_lp(struct nlmsghdr *h, struct lp *lp)
 {
 	struct nlattr *tb[FCQ_A_MAX + 1], *pt[FCQ_A_FAFC_PORT_MAX + 1], *a;
 	struct genlmsghdr *g = nlmsg_data(h);
-	u64 seen = 0;
+	bool seen[FAFC_PORTS_MAX] = { false };
 	int rem, i;
 
 	if (genlmsg_parse(h, 0, tb, FCQ_A_MAX, lp_policy))
@@ -485,16 +489,16 @@ static const char *parse_lp(struct nlmsghdr *h, struct lp *lp)
 			  rem) {
 		if (nla_type(a) != FCQ_A_FAFC_PORT)
 			continue;
-		if (lp->n == FAFC_PORTS)
+		if (lp->n == FAFC_PORTS_MAX)
 			return "too many ports";
 		if (nla_parse_nested(pt, FCQ_A_FAFC_PORT_MAX, a, port_policy) ||
 		    !pt[FCQ_A_FAFC_PORT_IDX] || !pt[FCQ_A_FAFC_PORT_A] ||
 		    !pt[FCQ_A_FAFC_PORT_R])
 			return "port without index, a or R";
 		i = nla_get_u16(pt[FCQ_A_FAFC_PORT_IDX]);
-		if (i >= FAFC_PORTS || (seen & 1ULL << i))
+		if (i >= FAFC_PORTS_MAX || seen[i])
 			return "port index out of range or repeated";
-		seen |= 1ULL << i;
+		seen[i] = true;
 		lp->idx[lp->n] = i;
 		/* the kernel saturates there; the greedy relies on it */
 		if (nla_get_u64(pt[FCQ_A_FAFC_PORT_A]) > FAFC_RATE_MAX ||
@@ -511,8 +515,9 @@ static const char *parse_lp(struct nlmsghdr *h, struct lp *lp)
 static int solve(struct lp *lp)
 {
 	static struct ratelimit rl;
-	double a[FAFC_PORTS], R[FAFC_PORTS], x[FAFC_PORTS];
-	u32 xq[FAFC_PORTS];
+	double a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX], x[FAFC_PORTS_MAX];
+	u16 order[FAFC_PORTS_MAX];
+	u32 xq[FAFC_PORTS_MAX];
 	int i, rc;
 
 	if (opt.solver == SOLVER_GLPK) {
@@ -531,7 +536,7 @@ static int solve(struct lp *lp)
 			logmsg(LOG_WARNING, "seq %llu: GLPK found no optimum, "
 			       "answering the greedy's", lp->seq);
 	}
-	rc = fafc_lp_solve(lp->n, lp->a, lp->R, lp->D, false, xq);
+	rc = fafc_lp_solve(lp->n, lp->a, lp->R, lp->D, false, xq, order);
 	for (i = 0; i < lp->n; i++)
 		lp->T[i] = ((unsigned __int128)lp->thop * xq[i] +
 			    (FAFC_X_ONE >> 1)) >> 30;
@@ -541,7 +546,7 @@ static int solve(struct lp *lp)
 /* Sends the answer and waits for the kernel's verdict. */
 static void answer(const struct lp *lp, struct answer *ans)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	struct nl_msg *msg = nlmsg_alloc_size(LP_MSG_MAX);
 	struct nlattr *nest;
 	int i, err = -NLE_NOMEM;
 
@@ -597,7 +602,7 @@ static const char *status_name(int status)
 static void log_request(const struct lp *lp, const struct answer *ans,
 			u64 age, u64 solve_ns)
 {
-	char dev[IF_NAMESIZE] = "?", sol[FAFC_PORTS * 32], *p = sol;
+	char dev[IF_NAMESIZE] = "?", sol[FAFC_PORTS_MAX * 32], *p = sol;
 	int i;
 
 	if (lp->ifindex && !if_indextoname(lp->ifindex, dev))

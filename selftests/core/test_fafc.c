@@ -15,6 +15,17 @@
 #define THOP 250000ULL		/* ns */
 
 static struct fafc_state st;
+static void *st_mem;
+
+/* A zeroed state of @cap ports in memory of its own. */
+static void *state_new(struct fafc_state *s, int cap)
+{
+	void *mem = calloc(1, fafc_state_size(cap));
+
+	assert_non_null(mem);
+	fafc_state_init(s, mem, cap);
+	return mem;
+}
 
 static struct fafc_cfg cfg(u32 flags)
 {
@@ -29,7 +40,8 @@ static struct fafc_cfg cfg(u32 flags)
 
 static void reset(int n)
 {
-	memset(&st, 0, sizeof(st));
+	free(st_mem);
+	st_mem = state_new(&st, n);
 	st.n = n;
 }
 
@@ -43,8 +55,8 @@ static void holt_step(void **state)
 	fafc_enqueue(&st, &c, 0, 1, 10000, false);
 	for (t = 0; t < 40; t++)
 		fafc_update_rate(&st, &c, 0, THOP);
-	assert_true(st.p[0][1].q > 9990 && st.p[0][1].q <= 10000);
-	assert_true(st.p[0][1].r > -5 && st.p[0][1].r < 5);
+	assert_true(fafc_pair(&st, 0, 1)->q > 9990 && fafc_pair(&st, 0, 1)->q <= 10000);
+	assert_true(fafc_pair(&st, 0, 1)->r > -5 && fafc_pair(&st, 0, 1)->r < 5);
 	assert_true(fafc_predict(&st, &c, 1) > 9980);
 }
 
@@ -65,7 +77,7 @@ static void holt_ramp(void **state)
 		}
 		/* Rates are bytes per T_hop. */
 		assert_true(st.eg[1].r > 990 && st.eg[1].r < 1010);
-		assert_true(st.p[0][1].rin > 990 && st.p[0][1].rin < 1010);
+		assert_true(fafc_pair(&st, 0, 1)->rin > 990 && fafc_pair(&st, 0, 1)->rin < 1010);
 		/* qPred = q + 2 r: the queue two steps from now. */
 		assert_true(fafc_predict(&st, &c, 1) > 61000 &&
 			    fafc_predict(&st, &c, 1) < 63000);
@@ -109,10 +121,10 @@ static void drop_is_not_departure(void **state)
 	reset(2);
 	fafc_enqueue(&st, &c, 0, 1, 3000, false);
 	fafc_drop(&st, 0, 1, 3000);
-	assert_int_equal(st.p[0][1].qr, 0);
+	assert_int_equal(fafc_pair(&st, 0, 1)->qr, 0);
 	assert_int_equal(st.eg[1].qr, 0);
-	assert_int_equal(st.p[0][1].bout, 0);
-	assert_int_equal(st.p[0][1].bin, 3000);
+	assert_int_equal(fafc_pair(&st, 0, 1)->bout, 0);
+	assert_int_equal(fafc_pair(&st, 0, 1)->bin, 3000);
 }
 
 /* Alg. 4: bytes queued while paused do not count toward marking. */
@@ -140,22 +152,23 @@ static void lp_basics(void **state)
 	/* Port 1 carries only incast (R = 0), port 2 also a victim. */
 	const s64 a[3] = { 0, 1000, 1000 }, R[3] = { 5, 0, 800 };
 	u32 x[3];
+	u16 order[3];
 
-	assert_int_equal(fafc_lp_solve(3, a, R, 0, false, x), 0);
+	assert_int_equal(fafc_lp_solve(3, a, R, 0, false, x, order), 0);
 	assert_int_equal(x[1] + x[2], 0);		/* D <= 0: no pause */
 
-	assert_int_equal(fafc_lp_solve(3, a, R, 700, false, x), 0);
+	assert_int_equal(fafc_lp_solve(3, a, R, 700, false, x, order), 0);
 	assert_int_equal(x[0], 0);			/* a = 0: never */
 	assert_true(x[1] >= FAFC_X_ONE / 10 * 7);	/* incast port first */
 	assert_int_equal(x[2], 0);			/* victim spared */
 
-	assert_int_equal(fafc_lp_solve(3, a, R, 1500, false, x), 0);
+	assert_int_equal(fafc_lp_solve(3, a, R, 1500, false, x, order), 0);
 	assert_int_equal(x[1], FAFC_X_ONE);
 	assert_true(x[2] >= FAFC_X_ONE / 2 && x[2] < FAFC_X_ONE / 2 + 4);
 	assert_int_equal(fafc_lp_objective(3, R, x), 400);
 
 	/* Infeasible: everyone who sends toward e, for a whole T_hop. */
-	assert_int_equal(fafc_lp_solve(3, a, R, 2500, false, x), -1);
+	assert_int_equal(fafc_lp_solve(3, a, R, 2500, false, x, order), -1);
 	assert_int_equal(x[1], FAFC_X_ONE);
 	assert_int_equal(x[2], FAFC_X_ONE);
 	assert_int_equal(x[0], 0);
@@ -165,18 +178,19 @@ static void lp_ties(void **state)
 {
 	const s64 a[4] = { 1000, 3000, 2000, 5000 }, R[4] = { 0, 0, 0, 100 };
 	u32 x[4];
+	u16 order[4];
 	int i;
 
 	/* spread: the three R = 0 ports share the pause equally. */
-	assert_int_equal(fafc_lp_solve(4, a, R, 3000, false, x), 0);
+	assert_int_equal(fafc_lp_solve(4, a, R, 3000, false, x, order), 0);
 	for (i = 0; i < 3; i++)
 		assert_true(x[i] >= FAFC_X_ONE / 2 && x[i] <= FAFC_X_ONE / 2 + 1);
 	assert_int_equal(x[3], 0);
 	/* vertex: the biggest contributor first, one fractional port. */
-	assert_int_equal(fafc_lp_solve(4, a, R, 3000, true, x), 0);
+	assert_int_equal(fafc_lp_solve(4, a, R, 3000, true, x, order), 0);
 	assert_int_equal(x[1], FAFC_X_ONE);
 	assert_int_equal(x[0] + x[2] + x[3], 0);
-	assert_int_equal(fafc_lp_solve(4, a, R, 4000, true, x), 0);
+	assert_int_equal(fafc_lp_solve(4, a, R, 4000, true, x, order), 0);
 	assert_int_equal(x[1], FAFC_X_ONE);
 	assert_true(x[2] >= FAFC_X_ONE / 2 && x[2] <= FAFC_X_ONE / 2 + 1);
 }
@@ -188,8 +202,9 @@ static void lp_ties(void **state)
  */
 static void lp_random_optimal(void **state)
 {
-	s64 a[FAFC_PORTS], R[FAFC_PORTS], cover;
-	u32 x[FAFC_PORTS];
+	s64 a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX], cover;
+	u32 x[FAFC_PORTS_MAX];
+	u16 order[FAFC_PORTS_MAX];
 	int t, i, j, n;
 
 	srand(11);
@@ -197,14 +212,14 @@ static void lp_random_optimal(void **state)
 		s64 sum = 0, D;
 		int rc;
 
-		n = 1 + rand() % FAFC_PORTS;
+		n = 1 + rand() % FAFC_PORTS_MAX;
 		for (i = 0; i < n; i++) {
 			a[i] = rand() % 4 ? rand() % 100000 : 0;
 			R[i] = rand() % 3 ? rand() % 100000 : 0;
 			sum += a[i];
 		}
 		D = (s64)(rand() % 1000) * (sum + 1) / 800 - sum / 10;
-		rc = fafc_lp_solve(n, a, R, D, t & 1, x);
+		rc = fafc_lp_solve(n, a, R, D, t & 1, x, order);
 		if (D <= 0) {
 			for (i = 0; i < n; i++)
 				assert_int_equal(x[i], 0);
@@ -313,6 +328,7 @@ static void demand_cap(void **state)
 {
 	s64 a[4], R[4], D, raw;
 	u32 x[4];
+	u16 order[4];
 	int cap, t;
 
 	for (cap = 0; cap < 2; cap++) {
@@ -334,12 +350,12 @@ static void demand_cap(void **state)
 		assert_true(a[0] + a[1] < raw);
 		if (!cap) {
 			assert_int_equal(D, raw);
-			assert_int_equal(fafc_lp_solve(4, a, R, D, false, x), -1);
+			assert_int_equal(fafc_lp_solve(4, a, R, D, false, x, order), -1);
 			assert_int_equal(x[0], FAFC_X_ONE);
 			continue;
 		}
 		assert_true(D > 4900 && D < 5100);
-		assert_int_equal(fafc_lp_solve(4, a, R, D, false, x), 0);
+		assert_int_equal(fafc_lp_solve(4, a, R, D, false, x, order), 0);
 		assert_int_equal(x[0], 0);
 		assert_true(x[1] > FAFC_X_ONE / 5 && x[1] < FAFC_X_ONE / 10 * 3);
 		/* Within dec_win: a_i * f_dec, but the bound is physical. */
@@ -365,7 +381,7 @@ static void late_step(void **state)
 		fafc_update_rate(&st, &c, now, THOP);
 	}
 	assert_true(st.eg[1].r > 990 && st.eg[1].r < 1010);
-	assert_true(st.p[0][1].rin > 990 && st.p[0][1].rin < 1010);
+	assert_true(fafc_pair(&st, 0, 1)->rin > 990 && fafc_pair(&st, 0, 1)->rin < 1010);
 }
 
 /*
@@ -394,7 +410,7 @@ static void paused_rate(void **state)
 		fafc_update_rate(&st, &c, now, THOP);
 		fafc_paused(&st, 0, THOP / 2, now - THOP / 2, THOP);
 	}
-	assert_true(st.p[0][1].rin > 2970 && st.p[0][1].rin < 3030);
+	assert_true(fafc_pair(&st, 0, 1)->rin > 2970 && fafc_pair(&st, 0, 1)->rin < 3030);
 	/* Paused throughout (accumulated pauses): nothing arrives, rate kept. */
 	fafc_paused(&st, 0, 20 * THOP, now - THOP / 2, THOP);
 	for (t = 0; t < 10; t++) {
@@ -403,7 +419,7 @@ static void paused_rate(void **state)
 		now += THOP;
 		fafc_update_rate(&st, &c, now, THOP);
 	}
-	assert_true(st.p[0][1].rin > 2970 && st.p[0][1].rin < 3030);
+	assert_true(fafc_pair(&st, 0, 1)->rin > 2970 && fafc_pair(&st, 0, 1)->rin < 3030);
 	/* Port 1, never paused, measures plainly. */
 	reset(2);
 	now = THOP;
@@ -413,7 +429,41 @@ static void paused_rate(void **state)
 		now += THOP;
 		fafc_update_rate(&st, &c, now, THOP);
 	}
-	assert_true(st.p[1][0].rin > 1490 && st.p[1][0].rin < 1510);
+	assert_true(fafc_pair(&st, 1, 0)->rin > 1490 && fafc_pair(&st, 1, 0)->rin < 1510);
+}
+
+/*
+ * One step of random traffic among @port: bursts for 100 steps of every
+ * 300, then idle spells long enough for the rates to decay to 0; pauses,
+ * drops, and an ingress whose packets leave at once (rates, no queue).
+ */
+static void traffic(struct fafc_state *s, const struct fafc_cfg *c,
+		    const int *port, int t, u64 now)
+{
+	struct fafc_pair *p;
+	int k, i, e;
+
+	for (k = 0; t % 300 < 100 && k < 20; k++) {
+		i = port[rand() % 8];
+		e = port[rand() % 8];
+		fafc_enqueue(s, c, i, e, 64 + rand() % 1500, false);
+		p = fafc_pair(s, i, e);
+		if (i == 0)
+			fafc_dequeue(s, c, i, e, p->qr);
+		else if (p->qr > 3000 && rand() % 2)
+			fafc_dequeue(s, c, i, e, 1000);
+		else if (p->qr > 3000)
+			fafc_drop(s, i, e, 1000);
+	}
+	/* drain during the idle spell */
+	for (i = 0; t % 300 >= 100 && i < 8; i++)
+		for (e = 0; e < 8; e++) {
+			p = fafc_pair(s, port[i], port[e]);
+			if (p->qr)
+				fafc_dequeue(s, c, port[i], port[e], p->qr);
+		}
+	if (t % 50 == 7)
+		fafc_paused(s, port[rand() % 8], THOP, now, THOP);
 }
 
 /*
@@ -424,57 +474,92 @@ static void paused_rate(void **state)
  */
 static void sparse_update(void **state)
 {
-	static struct fafc_state full;
+	/* Ports on both sides of a bitmap word's edge. */
+	static const int port[8] = { 0, 3, 31, 62, 63, 64, 65, 69 };
 	u32 flags[] = { FAFC_F_PRED, FAFC_F_PRED | FAFC_F_TREND_HOLT };
 	u64 now = THOP, skipped = 0;
+	struct fafc_state full;
+	void *full_mem;
 	unsigned int v;
-	int t, k, i, e;
+	int t, i, e;
 
 	srand(7);
 	for (v = 0; v < 2; v++) {
 		struct fafc_cfg c = cfg(flags[v]);
 
-		reset(8);
+		reset(70);
+		full_mem = state_new(&full, 70);
 		for (t = 0; t < 3000; t++) {
-			/* busy for 100 steps out of 300 */
-			for (k = 0; t % 300 < 100 && k < 20; k++) {
-				i = rand() % 8;
-				e = rand() % 8;
-				fafc_enqueue(&st, &c, i, e, 64 + rand() % 1500,
-					     false);
-				/* cut through: rates, but no queue */
-				if (i == 0)
-					fafc_dequeue(&st, &c, i, e,
-						     st.p[i][e].qr);
-				else if (st.p[i][e].qr > 3000 && rand() % 2)
-					fafc_dequeue(&st, &c, i, e, 1000);
-				else if (st.p[i][e].qr > 3000)
-					fafc_drop(&st, i, e, 1000);
-			}
-			/* drain during the idle spell */
-			for (i = 0; t % 300 >= 100 && i < 8; i++)
-				for (e = 0; e < 8; e++)
-					if (st.p[i][e].qr)
-						fafc_dequeue(&st, &c, i, e,
-							     st.p[i][e].qr);
-			if (t % 50 == 7)
-				fafc_paused(&st, rand() % 8, THOP, now, THOP);
-			full = st;
-			for (i = 0; i < FAFC_PORTS; i++)
-				full.active[i] = ~0ULL;
-			full.eg_active = ~0ULL;
+			traffic(&st, &c, port, t, now);
+			fafc_state_move(&full, &st);
+			memset(full.active, 0xff,
+			       (size_t)full.cap * full.words * sizeof(u64));
+			memset(full.eg_active, 0xff, full.words * sizeof(u64));
 			now += THOP;
 			fafc_update_rate(&st, &c, now, THOP);
 			fafc_update_rate(&full, &c, now, THOP);
 			for (i = 0; i < 8; i++)
-				skipped += 8 - __builtin_popcountll(st.active[i]);
-			assert_memory_equal(st.p, full.p, sizeof(st.p));
-			assert_memory_equal(st.eg, full.eg, sizeof(st.eg));
-			assert_memory_equal(st.in, full.in, sizeof(st.in));
+				for (e = 0; e < 8; e++)
+					skipped += !(st.active[port[i] * st.words +
+							       port[e] / 64] &
+						     1ULL << (port[e] % 64));
+			assert_memory_equal(st.p, full.p,
+					    70 * 70 * sizeof(*st.p));
+			assert_memory_equal(st.eg, full.eg, 70 * sizeof(*st.eg));
+			assert_memory_equal(st.in, full.in, 70 * sizeof(*st.in));
 		}
+		free(full_mem);
 	}
 	/* The idle spells must have let pairs decay to 0 and be skipped. */
 	assert_true(skipped > 3000 * 8);
+}
+
+/*
+ * A switch whose ports outgrow its block moves to a larger one and goes on
+ * exactly as a switch sized for them from the start: a state of 70 ports
+ * that moves to room for 256 halfway through random traffic ends with every
+ * value equal to one that had room for 200 all along.
+ */
+static void grow_moves_state(void **state)
+{
+	static const int port[8] = { 0, 3, 31, 62, 63, 64, 65, 69 };
+	struct fafc_cfg c = cfg(FAFC_F_PRED);
+	struct fafc_state big, ref;
+	void *big_mem, *ref_mem;
+	u64 now = THOP;
+	int t, i;
+
+	srand(3);
+	reset(70);
+	ref_mem = state_new(&ref, 200);
+	ref.n = 70;
+	for (t = 0; t < 2000; t++) {
+		unsigned int seed = rand();
+
+		if (t == 1000) {	/* the 71st port joins */
+			big_mem = state_new(&big, FAFC_PORTS_MAX);
+			fafc_state_move(&big, &st);
+			free(st_mem);
+			st = big;
+			st_mem = big_mem;
+		}
+		srand(seed);
+		traffic(&st, &c, port, t, now);
+		srand(seed);
+		traffic(&ref, &c, port, t, now);
+		now += THOP;
+		fafc_update_rate(&st, &c, now, THOP);
+		fafc_update_rate(&ref, &c, now, THOP);
+	}
+	assert_int_equal(st.cap, FAFC_PORTS_MAX);
+	for (i = 0; i < 70; i++)
+		assert_memory_equal(fafc_pair(&st, i, 0), fafc_pair(&ref, i, 0),
+				    70 * sizeof(struct fafc_pair));
+	assert_memory_equal(st.eg, ref.eg, 70 * sizeof(*st.eg));
+	assert_memory_equal(st.in, ref.in, 70 * sizeof(*st.in));
+	/* and the traffic did reach the pairs across the word's edge */
+	assert_true(fafc_pair(&st, 65, 64)->bin > 0);
+	free(ref_mem);
 }
 
 int main(void)
@@ -495,6 +580,7 @@ int main(void)
 		cmocka_unit_test(late_step),
 		cmocka_unit_test(paused_rate),
 		cmocka_unit_test(sparse_update),
+		cmocka_unit_test(grow_moves_state),
 	};
 
 	return cmocka_run_group_tests_name("core/fafc", tests, NULL, NULL);

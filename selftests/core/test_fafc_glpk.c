@@ -60,7 +60,7 @@ static s64 rate(int mag)
 
 struct inst {
 	int n;
-	s64 a[FAFC_PORTS], R[FAFC_PORTS], D, sum;
+	s64 a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX], D, sum;
 };
 
 static void generate(struct inst *t)
@@ -70,7 +70,7 @@ static void generate(struct inst *t)
 	int ptie = (int[]){ 0, 30 }[rng() % 2];
 	int amag = rng() % 4, rmag = rng() % 4, i;
 
-	t->n = uniform(1, FAFC_PORTS);
+	t->n = uniform(1, FAFC_PORTS_MAX);
 	t->sum = 0;
 	for (i = 0; i < t->n; i++) {
 		t->a[i] = chance(pa0) ? 0 : rate(amag);
@@ -150,10 +150,11 @@ static bool check_greedy(const struct inst *t, int k, bool vertex, int rc_l,
 {
 	unsigned __int128 cover = 0;
 	double obj = 0, q = 0, tol;
-	u32 x[FAFC_PORTS], xm = 0;
+	u32 x[FAFC_PORTS_MAX], xm = 0;
+	u16 order[FAFC_PORTS_MAX];
 	int i, rc, frac = 0;
 
-	rc = fafc_lp_solve(t->n, t->a, t->R, t->D, vertex, x);
+	rc = fafc_lp_solve(t->n, t->a, t->R, t->D, vertex, x, order);
 	CHECK(rc == rc_l);
 	for (i = 0; i < t->n; i++) {
 		CHECK(x[i] <= FAFC_X_ONE);
@@ -199,7 +200,7 @@ static void greedy_vs_glpk(void **state)
 {
 	int k, i, rc, infeasible = 0, idle = 0, ties = 0, free_groups = 0;
 	int zero_a = 0, rounded = 0, total_ports = 0, split = 0;
-	double a[FAFC_PORTS], R[FAFC_PORTS], xl[FAFC_PORTS], obj;
+	double a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX], xl[FAFC_PORTS_MAX], obj;
 	bool vertex = false;
 	struct inst inst, *t = &inst;
 
