@@ -19,7 +19,7 @@ u32 fcq_buf_q_shared(const struct fcq_buf_cfg *cfg, const struct fcq_buf_q *q)
 }
 
 /* The shared pool: what reserves and headroom leave of the buffer. */
-static u64 shared_pool(const struct fcq_buf_cfg *cfg, const struct fcq_buf *b)
+u64 fcq_buf_pool(const struct fcq_buf_cfg *cfg, const struct fcq_buf *b)
 {
 	u64 fixed = b->reserve_total + b->headroom_total;
 
@@ -28,7 +28,7 @@ static u64 shared_pool(const struct fcq_buf_cfg *cfg, const struct fcq_buf *b)
 
 u64 fcq_buf_threshold(const struct fcq_buf_cfg *cfg, const struct fcq_buf *b)
 {
-	u64 pool = shared_pool(cfg, b);
+	u64 pool = fcq_buf_pool(cfg, b);
 
 	if (cfg->xoff)
 		return cfg->xoff;
@@ -60,7 +60,7 @@ bool fcq_buf_admit(const struct fcq_buf_cfg *cfg, struct fcq_buf *b,
 
 	*ev = FCQ_BUF_NONE;
 	if (sh_new <= thresh &&
-	    b->shared_used + sh_new - sh_old <= shared_pool(cfg, b)) {
+	    b->shared_used + sh_new - sh_old <= fcq_buf_pool(cfg, b)) {
 		/* Reserve, or shared below the threshold. */
 		b->shared_used += sh_new - sh_old;
 	} else if (lossless && q->hdrm + len <= headroom) {

@@ -65,6 +65,9 @@ enum fcq_buf_event {
 /* The shared part of @q (bytes above its reserve, outside headroom). */
 u32 fcq_buf_q_shared(const struct fcq_buf_cfg *cfg, const struct fcq_buf_q *q);
 
+/* The shared pool: what the reserves and headroom leave of the buffer. */
+u64 fcq_buf_pool(const struct fcq_buf_cfg *cfg, const struct fcq_buf *b);
+
 /* The current pause threshold on a queue's shared part. */
 u64 fcq_buf_threshold(const struct fcq_buf_cfg *cfg, const struct fcq_buf *b);
 

@@ -266,6 +266,7 @@ int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack);
 void fcq_switch_leave(struct fcq_port *port);
 struct fcq_port *fcq_switch_port_of(struct net_device *dev);
 void fcq_switch_update(struct fcq_port *port);
+u64 fcq_switch_pool(const struct fcq_port *port);
 u32 fcq_switch_buffer(const struct fcq_port *port);
 enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb);
 void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,

@@ -267,6 +267,9 @@ joined:
 	port->sw = sw;
 	sw->nports++;
 	fcq_switch_update(port);
+	if (!fcq_switch_pool(port))
+		NL_SET_ERR_MSG_MOD(extack,
+				   "no shared buffer: the ports' headroom and reserves take the whole buffer, so every packet of a lossless class crosses XOFF; raise buffer");
 	return 0;
 
 out_put:
@@ -317,6 +320,20 @@ void fcq_switch_update(struct fcq_port *port)
 	spin_lock_bh(&sw->lock);
 	load_slot(sw, port);
 	spin_unlock_bh(&sw->lock);
+}
+
+/* The shared pool of the port's switch; U64_MAX with static thresholds. */
+u64 fcq_switch_pool(const struct fcq_port *port)
+{
+	struct fcq_switch *sw = port->sw;
+	struct fcq_slot *s;
+	u64 pool;
+
+	spin_lock_bh(&sw->lock);
+	s = &sw->slot[port->index];
+	pool = s->cfg.xoff ? U64_MAX : fcq_buf_pool(&s->cfg, &sw->buf);
+	spin_unlock_bh(&sw->lock);
+	return pool;
 }
 
 u32 fcq_switch_buffer(const struct fcq_port *port)
