@@ -8,8 +8,9 @@
 # simulator's own analysis/fct_analysis.py (third_party/hpcc, with its
 # Python 3 port applied) reads the result with its default options. Then
 # the simulator's own mix/topology.txt (a 65-port switch) and mix/flow.txt
-# (experiments/hpcc-mix): its two flows complete without a drop and
-# fct_analysis.py reads them. Last, dual-homed hosts (experiments/dualhomed,
+# (experiments/hpcc-mix): its two flows complete without a drop, under
+# pfc and under fafc (a 65-port fafc switch), and fct_analysis.py reads
+# them. Last, dual-homed hosts (experiments/dualhomed,
 # as in the simulator's ali_32host_10rack.txt): every flow completes and
 # every host's two links carry its flows.
 set -u
@@ -25,7 +26,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 OUT=${FCQ_RESULTS:-/tmp}/exp_hpcc
 EX=$TOP/experiments/hpcc-example
 RUN=$OUT/scheme-1-pfc/seed-1
-ktap_plan 11
+ktap_plan 12
 
 exp_run "$OUT" "$TOP/experiments/hpcc-example.exp"
 rc=$EXP_RC
@@ -144,6 +145,20 @@ else
 	ktap_fail "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" \
 		"$(tail -n 3 "$OUT/mix_fct_analysis.err" 2>/dev/null)"
 fi
+
+# The same under fafc: its switch state grows with the ports (8 slots,
+# doubled as they join) past the 64 it once had room for.
+RF=$MIX/scheme-2-fafc/seed-1
+s=$RF/summary.json
+fafc=$(jq -c '[.[] | select(.role == "switch" and .tc.kind == "fafc")] |
+	{ports: length, solves: (map(.tc.fafc.lp_solves) | add),
+	 pauses: (map(.tc.fafc.pauses) | add)}' "$RF/stats.json" 2>/dev/null)
+ktap_note "mix under fafc: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RF/fct.txt" 2>/dev/null)switch $fafc, trusted $(jq .trusted "$s" 2>/dev/null)"
+[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ] &&
+	[ "$(echo "$fafc" | jq .ports)" = 65 ] && [ "$(echo "$fafc" | jq .solves)" -gt 0 ] &&
+	ktap_pass "mix under fafc: a 65-port fafc switch, its LP ran, both flows complete, no drop" ||
+	ktap_fail "mix under fafc: a 65-port fafc switch, its LP ran, both flows complete, no drop" \
+		"$(cat "$s" 2>/dev/null)"
 
 # ---- dual-homed hosts --------------------------------------------------
 DH=$OUT/dualhomed
