@@ -69,7 +69,7 @@ PLUGINS := $(patsubst tc-plugins/%.c,$(B)/tc/%.so,$(PLUGIN_SRC))
 PLUGIN_CFLAGS := $(USER_CFLAGS) -fPIC -fvisibility=hidden
 
 $(B)/tc/q_%.so: tc-plugins/q_%.c tc-plugins/fcq_opts.c tc-plugins/*.h \
-		include/uapi/linux/fcq.h
+		include/uapi/linux/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $< tc-plugins/fcq_opts.c
 
@@ -104,7 +104,7 @@ $(B)/tools/fcq-report: tools/fcq-report.c
 	$(CC) $(USER_CFLAGS) $(JSON_CFLAGS) -o $@ $< $(JSON_LIBS) -lm
 
 $(B)/tools/fafcd: tools/fafcd.c tools/fafc_glpk.c tools/fafc_glpk.h \
-		core/fafc.c core/*.h include/uapi/linux/fcq.h
+		core/fafc.c core/*.h include/uapi/linux/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ tools/fafcd.c tools/fafc_glpk.c \
 		core/fafc.c $(NL_LIBS) -lglpk -lm

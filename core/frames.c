@@ -128,7 +128,7 @@ size_t fcq_ext_build(u8 *buf, size_t size, const u8 *src,
 	put_be32(p + 6, f->seq);
 	put_be32(p + 10, f->tx_ns >> 32);
 	put_be32(p + 14, f->tx_ns & 0xffffffff);
-	if (f->type == FCQ_EXT_FAFC_PAUSE)
+	if (f->type == FCQ_EXT_PAUSE)
 		put_be32(p + 18, f->pause_ns);
 	return FCQ_ETH_ZLEN;
 }
@@ -151,7 +151,7 @@ enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 	out->seq = get_be32(p + 6);
 	out->tx_ns = (u64)get_be32(p + 10) << 32 | get_be32(p + 14);
 	switch (out->type) {
-	case FCQ_EXT_FAFC_PAUSE:
+	case FCQ_EXT_PAUSE:
 		out->pause_ns = get_be32(p + 18);
 		return FCQ_FRAME_OK;
 	default:

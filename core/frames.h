@@ -36,7 +36,7 @@
 #define FCQ_ETHERTYPE_EXT	0x88b5
 #define FCQ_EXT_MAGIC		0x4643
 #define FCQ_EXT_VERSION		1
-#define FCQ_EXT_FAFC_PAUSE	1	/* type */
+#define FCQ_EXT_PAUSE		1	/* type: a timed pause */
 #define FCQ_EXT_F_ACCUMULATE	0x01
 
 extern const u8 fcq_macctl_dst[FCQ_ETH_ALEN];
@@ -55,7 +55,7 @@ struct fcq_ext {
 	u8 flags;
 	u32 seq;
 	u64 tx_ns;
-	u32 pause_ns;			/* FCQ_EXT_FAFC_PAUSE */
+	u32 pause_ns;			/* FCQ_EXT_PAUSE */
 };
 
 enum fcq_frame_err {

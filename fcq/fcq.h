@@ -94,6 +94,12 @@ struct fcq_scheme_ops {
 	int (*dump_stats)(struct fcq_port *port, struct sk_buff *skb);
 };
 
+/* How a port sends the timed pauses a scheme asks of it. */
+enum fcq_tp_frame {
+	FCQ_TP_PFC,	/* 802.1Qbb frames, the pause accumulated by the sender */
+	FCQ_TP_EXT,	/* fcq extension frames (0x88B5): the receiver adds up */
+};
+
 /* Options common to every scheme (TCA_FCQ_*). */
 struct fcq_port_cfg {
 	u64 rate;		/* bytes/s */
@@ -170,12 +176,12 @@ struct fcq_port {
 	u64 refresh_at;			/* next XOFF refresh */
 
 	/* Timed pauses a scheme asks this port to send upstream. The
-	 * sender accumulates (FAFC): tp_until is when, by our account, the
+	 * sender accumulates: tp_until is when, by our account, the
 	 * upstream resumes; tp_add what was asked since the last frame.
 	 */
 	spinlock_t tp_lock;
 	u8 tp_want;			/* classes with something to send */
-	u8 tp_frame;			/* enum fafc_frame (READ_ONCE) */
+	u8 tp_frame;			/* enum fcq_tp_frame (READ_ONCE) */
 	u64 tp_until[FCQ_NUM_PRIO];
 	u64 tp_add[FCQ_NUM_PRIO];
 	u32 ext_seq;			/* fcq frames sent (root lock) */
@@ -274,21 +280,51 @@ void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st);
 int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
+/*
+ * A scheme's state of a whole switch (books of every port pair, say, that
+ * its netlink requests find by switch id): one per switch and scheme, made
+ * when the scheme's first port joins and freed when its last leaves. The
+ * scheme embeds struct fcq_switch_ext in its own structure.
+ */
+struct fcq_switch_ext;
+
+struct fcq_switch_ext_ops {
+	/* A new state for the switch @port has joined (RTNL, may sleep). */
+	struct fcq_switch_ext *(*create)(struct fcq_port *port,
+					 struct netlink_ext_ack *extack);
+	/*
+	 * Free it: its last user is gone and it is unlinked, but an RCU
+	 * reader (fcq_switch_ext_find_rcu()) may still hold it. RTNL held.
+	 */
+	void (*destroy)(struct fcq_switch_ext *ext);
+};
+
+struct fcq_switch_ext {
+	struct list_head node;		/* in the switch's list (RTNL, RCU) */
+	const struct fcq_switch_ext_ops *ops;
+	struct fcq_switch *sw;
+	int users;			/* RTNL */
+};
+
+u32 fcq_switch_id(const struct fcq_switch *sw);
+struct net *fcq_switch_net(const struct fcq_switch *sw);
+struct fcq_switch_ext *fcq_switch_ext_get(struct fcq_port *port,
+					  const struct fcq_switch_ext_ops *ops,
+					  struct netlink_ext_ack *extack);
+void fcq_switch_ext_put(struct fcq_switch_ext *ext);
+struct fcq_switch_ext *fcq_switch_ext_find_rcu(struct net *net, u32 id,
+					       const struct fcq_switch_ext_ops *ops);
+
 /* genl.c */
 enum fcq_genl_mcgrp {
 	FCQ_GENL_EVENTS,
-	FCQ_GENL_FAFC,
 };
 
 extern struct genl_family fcq_genl_family;
-extern const struct nla_policy fcq_fafc_port_policy[FCQ_A_FAFC_PORT_MAX + 1];
 int fcq_genl_register(void);
 void fcq_genl_unregister(void);
 void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
 			  const u16 *quanta, u32 pause_ns, u64 time);
-/* The module that answers FCQ_CMD_FAFC_PAUSE (sch_fafc). */
-void fcq_genl_set_fafc(int (*doit)(struct sk_buff *, struct genl_info *),
-		       struct module *owner);
 
 /* Option parsing, shared by the schemes. */
 

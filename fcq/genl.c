@@ -1,90 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fcq/genl.c - the generic netlink family "fcq": a dump of each switch's
- * buffer and ports for tools, pause events multicast to the "events" group
- * for monitors, and FAFC's pause LPs: requests multicast to the "fafc"
- * group, answers (FCQ_CMD_FAFC_PAUSE) handed to sch_fafc. Multicasts cost
- * nothing without a listener.
+ * buffer and ports for tools, and pause events multicast to the "events"
+ * group for monitors (nothing is built without a listener). A scheme with
+ * requests of its own registers its own family.
  */
 #include <net/genetlink.h>
 
 #include "fcq.h"
 
-const struct nla_policy fcq_fafc_port_policy[FCQ_A_FAFC_PORT_MAX + 1] = {
-	[FCQ_A_FAFC_PORT_IDX] = NLA_POLICY_MAX(NLA_U16, FCQ_MAX_PORTS - 1),
-	[FCQ_A_FAFC_PORT_IFINDEX] = { .type = NLA_U32 },
-	[FCQ_A_FAFC_PORT_A] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_PORT_R] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_PORT_T_NS] = { .type = NLA_U64 },
-};
-EXPORT_SYMBOL_GPL(fcq_fafc_port_policy);
-
 static const struct nla_policy fcq_genl_policy[FCQ_A_MAX + 1] = {
 	[FCQ_A_SWITCH] = { .type = NLA_U32 },
-	[FCQ_A_FAFC_EGRESS] = NLA_POLICY_MAX(NLA_U16, FCQ_MAX_PORTS - 1),
-	[FCQ_A_FAFC_SEQ] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_PORT] = NLA_POLICY_NESTED(fcq_fafc_port_policy),
 };
-
-/* sch_fafc's handler of FCQ_CMD_FAFC_PAUSE, while it is loaded. */
-struct fcq_genl_handler {
-	int (*doit)(struct sk_buff *skb, struct genl_info *info);
-	struct module *owner;
-};
-
-static struct fcq_genl_handler fafc_slot;
-static struct fcq_genl_handler __rcu *fafc_handler;
-
-/* Set the handler, or with @doit NULL clear it and wait for its callers. */
-void fcq_genl_set_fafc(int (*doit)(struct sk_buff *, struct genl_info *),
-		       struct module *owner)
-{
-	if (doit) {
-		fafc_slot.doit = doit;
-		fafc_slot.owner = owner;
-		rcu_assign_pointer(fafc_handler, &fafc_slot);
-	} else {
-		RCU_INIT_POINTER(fafc_handler, NULL);
-		synchronize_rcu();
-	}
-}
-EXPORT_SYMBOL_GPL(fcq_genl_set_fafc);
-
-static int fcq_genl_fafc_pause(struct sk_buff *skb, struct genl_info *info)
-{
-	struct fcq_genl_handler *h;
-	int err;
-
-	rcu_read_lock();
-	h = rcu_dereference(fafc_handler);
-	if (h && !try_module_get(h->owner))
-		h = NULL;
-	rcu_read_unlock();
-	if (!h) {
-		GENL_SET_ERR_MSG(info, "no fafc qdisc: sch_fafc is not loaded");
-		return -ENOENT;
-	}
-	/* The module reference keeps h valid and lets doit sleep. */
-	err = h->doit(skb, info);
-	module_put(h->owner);
-	return err;
-}
 
 static const struct genl_small_ops fcq_genl_ops[] = {
 	{
 		.cmd = FCQ_CMD_SWITCH_GET,
 		.dumpit = fcq_switch_dump,
 	},
-	{
-		.cmd = FCQ_CMD_FAFC_PAUSE,
-		.doit = fcq_genl_fafc_pause,
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
 };
 
 static const struct genl_multicast_group fcq_genl_mcgrps[] = {
 	[FCQ_GENL_EVENTS] = { .name = FCQ_GENL_MCGRP_EVENTS },
-	[FCQ_GENL_FAFC] = { .name = FCQ_GENL_MCGRP_FAFC },
 };
 
 struct genl_family fcq_genl_family __ro_after_init = {
@@ -100,7 +37,6 @@ struct genl_family fcq_genl_family __ro_after_init = {
 	.mcgrps = fcq_genl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(fcq_genl_mcgrps),
 };
-EXPORT_SYMBOL_GPL(fcq_genl_family);
 
 /*
  * A pause sent or honoured: PFC/PAUSE frames give @quanta per class in

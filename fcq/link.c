@@ -139,12 +139,12 @@ static void timed_untake(struct fcq_port *port, u8 classes, const u64 *add)
 	spin_unlock(&port->tp_lock);
 }
 
-/* FAFC's own frames: the time asked since the last one, accumulating. */
+/* fcq's own frames: the time asked since the last one, accumulating. */
 static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
 		   u64 now)
 {
 	struct fcq_ext f = {
-		.type = FCQ_EXT_FAFC_PAUSE,
+		.type = FCQ_EXT_PAUSE,
 		.flags = FCQ_EXT_F_ACCUMULATE,
 		.tx_ns = now,
 	};
@@ -186,7 +186,7 @@ static void pause_tx(struct fcq_port *port, u64 now)
 	int p;
 
 	timed = timed_take(port, add);
-	if (timed && READ_ONCE(port->tp_frame) == FAFC_FRAME_FCQ) {
+	if (timed && READ_ONCE(port->tp_frame) == FCQ_TP_EXT) {
 		native = timed & ~want;
 		timed = 0;
 	}
@@ -240,7 +240,7 @@ native:
 
 /*
  * Ask @port to pause its upstream's class @prio for @ns more, at @now. The
- * pauses add up (FAFC): the upstream stays paused until max(now, the end
+ * pauses add up: the upstream stays paused until max(now, the end
  * of what it was already asked) + @ns. Callable with other ports' locks
  * held; the caller kicks @port afterwards.
  */

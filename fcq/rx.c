@@ -121,7 +121,7 @@ static unsigned int rx_macctl(struct fcq_port *port, const u8 *frame,
 	return NF_STOLEN;
 }
 
-/* fcq extension frames: FAFC's pause, accumulating or overriding. */
+/* fcq extension frames: a timed pause, accumulating or overriding. */
 static unsigned int rx_ext(struct fcq_port *port, const u8 *frame,
 			   unsigned int len)
 {

@@ -30,10 +30,12 @@
 #include "../core/link.h"
 
 struct fcq_switch {
-	struct list_head node;		/* in fcq_net.switches (RTNL) */
+	struct list_head node;		/* in fcq_net.switches (RTNL, RCU) */
 	u32 id;
+	possible_net_t net;
 	int nports;			/* RTNL */
 	struct xarray ifindex;		/* ifindex -> slot (RCU readers) */
+	struct list_head exts;		/* schemes' state (RTNL, RCU) */
 
 	spinlock_t lock;		/* the books below */
 	u32 size;			/* buffer, bytes */
@@ -128,10 +130,12 @@ static struct fcq_switch *switch_get(struct net *net, u32 id)
 	if (!sw)
 		return NULL;
 	sw->id = id;
+	write_pnet(&sw->net, net);
 	sw->size = FCQ_DEFAULT_BUFFER;
 	spin_lock_init(&sw->lock);
 	xa_init(&sw->ifindex);
-	list_add_tail(&sw->node, &fn->switches);
+	INIT_LIST_HEAD(&sw->exts);
+	list_add_tail_rcu(&sw->node, &fn->switches);
 	return sw;
 }
 
@@ -139,7 +143,10 @@ static void switch_put(struct fcq_switch *sw)
 {
 	if (sw->nports)
 		return;
-	list_del(&sw->node);
+	/* A scheme's state goes before its last port leaves the switch. */
+	WARN_ON_ONCE(!list_empty(&sw->exts));
+	list_del_rcu(&sw->node);
+	synchronize_rcu();	/* fcq_switch_ext_find_rcu() */
 	xa_destroy(&sw->ifindex);
 	kvfree(sw->ports);
 	kvfree(sw->slot);
@@ -524,6 +531,79 @@ int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	rtnl_unlock();
 	return skb->len;
 }
+
+u32 fcq_switch_id(const struct fcq_switch *sw)
+{
+	return sw->id;
+}
+EXPORT_SYMBOL_GPL(fcq_switch_id);
+
+struct net *fcq_switch_net(const struct fcq_switch *sw)
+{
+	return read_pnet(&sw->net);
+}
+EXPORT_SYMBOL_GPL(fcq_switch_net);
+
+/*
+ * The state @ops keeps for the switch @port has joined, made by
+ * @ops->create for the first such port, with one more user. RTNL held.
+ */
+struct fcq_switch_ext *fcq_switch_ext_get(struct fcq_port *port,
+					  const struct fcq_switch_ext_ops *ops,
+					  struct netlink_ext_ack *extack)
+{
+	struct fcq_switch *sw = port->sw;
+	struct fcq_switch_ext *ext;
+
+	ASSERT_RTNL();
+	list_for_each_entry(ext, &sw->exts, node)
+		if (ext->ops == ops)
+			goto found;
+	ext = ops->create(port, extack);
+	if (IS_ERR(ext))
+		return ext;
+	ext->ops = ops;
+	ext->sw = sw;
+	ext->users = 0;
+	list_add_tail_rcu(&ext->node, &sw->exts);
+found:
+	ext->users++;
+	return ext;
+}
+EXPORT_SYMBOL_GPL(fcq_switch_ext_get);
+
+/* One user less; the last one unlinks it and has ops->destroy free it. */
+void fcq_switch_ext_put(struct fcq_switch_ext *ext)
+{
+	ASSERT_RTNL();
+	if (--ext->users)
+		return;
+	list_del_rcu(&ext->node);
+	ext->ops->destroy(ext);
+}
+EXPORT_SYMBOL_GPL(fcq_switch_ext_put);
+
+/*
+ * The state @ops keeps for switch @id of @net, for a netlink request.
+ * rcu_read_lock() held: ops->destroy waits for a grace period.
+ */
+struct fcq_switch_ext *fcq_switch_ext_find_rcu(struct net *net, u32 id,
+					       const struct fcq_switch_ext_ops *ops)
+{
+	struct fcq_net *fn = net_generic(net, fcq_net_id);
+	struct fcq_switch_ext *ext;
+	struct fcq_switch *sw;
+
+	list_for_each_entry_rcu(sw, &fn->switches, node) {
+		if (sw->id != id)
+			continue;
+		list_for_each_entry_rcu(ext, &sw->exts, node)
+			if (ext->ops == ops)
+				return ext;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(fcq_switch_ext_find_rcu);
 
 /* The port on @dev, if @dev is a switch port. RTNL held. */
 struct fcq_port *fcq_switch_port_of(struct net_device *dev)

@@ -2,7 +2,3 @@
 /* fcq/trace.c - instantiates the fcq:* tracepoints (trace.h). */
 #define CREATE_TRACE_POINTS
 #include "trace.h"
-
-/* For the scheme modules. */
-EXPORT_TRACEPOINT_SYMBOL_GPL(fafc_solve);
-EXPORT_TRACEPOINT_SYMBOL_GPL(fafc_lp);

@@ -13,6 +13,8 @@
 #ifndef FCQ_SCH_FAFC_H
 #define FCQ_SCH_FAFC_H
 
+#include <uapi/linux/fafc.h>
+
 #include "../fcq/fcq.h"
 #include "../fcq/drr.h"
 #include "../core/ets.h"
@@ -108,6 +110,7 @@ bool fafc_switch_enqueue(struct fafc_sched *q, struct sk_buff *skb, u64 now);
 void fafc_switch_dequeue(struct fafc_sched *q, struct sk_buff *skb, u64 now);
 void fafc_switch_release(struct fafc_sched *q, struct sk_buff *skb);
 void fafc_switch_view(struct fafc_sched *q, struct fafc_port_view *v);
-int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info);
+int fafc_genl_register(void);
+void fafc_genl_unregister(void);
 
 #endif /* FCQ_SCH_FAFC_H */

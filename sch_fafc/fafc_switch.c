@@ -18,8 +18,10 @@
  *  - UpdateRate every T_hop and TimeSlotExpire per ingress, on soft
  *    hrtimers.
  *
- * The state lives while a fafc port of the switch does. fafcd finds it by
- * (network namespace, switch id) under RCU.
+ * The state is the switch's fcq_switch_ext for fafc: it lives while a fafc
+ * port of the switch does, and fafcd's answers find it by (network
+ * namespace, switch id) under RCU. fafcd talks to the generic netlink
+ * family "fafc" registered here.
  */
 #include <linux/hrtimer.h>
 #include <linux/rculist.h>
@@ -29,8 +31,10 @@
 #include <net/net_namespace.h>
 
 #include "fafc.h"
-#include "../fcq/trace.h"
 #include "../core/link.h"
+
+#define CREATE_TRACE_POINTS
+#include "fafc_trace.h"
 
 #define FAFC_HOP_BYTES	3125	/* the paper's hop BDP: 25 Gbit/s x 1 us */
 #define FAFC_Q16(x)	((u32)((x) * FAFC_ONE + 0.5))
@@ -50,11 +54,8 @@ struct fafc_request {
 };
 
 struct fafc_switch {
-	struct list_head node;		/* in fafc_switches: RTNL, RCU */
-	struct fcq_switch *sw;
-	possible_net_t net;
-	u32 id;
-	int users;			/* ports; RTNL + lock to change */
+	struct fcq_switch_ext ext;	/* first */
+	int users;			/* ports in the tables; RTNL + lock */
 
 	spinlock_t lock;		/* all below */
 	bool dying;
@@ -85,7 +86,19 @@ struct fafc_switch {
 	struct hrtimer tick;		/* UpdateRate */
 };
 
-static LIST_HEAD(fafc_switches);
+static struct genl_family fafc_genl_family __ro_after_init;
+
+enum fafc_genl_mcgrp {
+	FAFC_GENL_LP,
+};
+
+static const struct nla_policy fafc_port_policy[FAFC_A_PORT_MAX + 1] = {
+	[FAFC_A_PORT_IDX] = NLA_POLICY_MAX(NLA_U16, FAFC_PORTS_MAX - 1),
+	[FAFC_A_PORT_IFINDEX] = { .type = NLA_U32 },
+	[FAFC_A_PORT_A] = { .type = NLA_U64 },
+	[FAFC_A_PORT_R] = { .type = NLA_U64 },
+	[FAFC_A_PORT_T_NS] = { .type = NLA_U64 },
+};
 
 #define FAFC_CAP_MIN	8		/* slots of a new switch: doubles */
 
@@ -226,7 +239,8 @@ static void derive(struct fafc_switch *fsw)
 		if (!fsw->port[i])
 			continue;
 		rate = min(rate, READ_ONCE(fsw->port[i]->port.cfg.rate));
-		WRITE_ONCE(fsw->port[i]->port.tp_frame, p->frame);
+		WRITE_ONCE(fsw->port[i]->port.tp_frame,
+			   p->frame == FAFC_FRAME_FCQ ? FCQ_TP_EXT : FCQ_TP_PFC);
 	}
 	if (rate == U64_MAX)
 		return;
@@ -281,37 +295,38 @@ static enum hrtimer_restart slot_expire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-static struct fafc_switch *fafc_switch_create(struct fcq_port *port, int n)
+static struct fcq_switch_ext *fafc_switch_create(struct fcq_port *port,
+						 struct netlink_ext_ack *extack)
 {
 	struct fafc_switch *fsw;
 	int cap = FAFC_CAP_MIN;
 
 	fsw = kzalloc(sizeof(*fsw), GFP_KERNEL);
 	if (!fsw)
-		return NULL;
-	while (cap < n)
+		goto nomem;
+	while (cap <= port->index)
 		cap *= 2;
 	if (tables_alloc(&fsw->tab, min(cap, FAFC_PORTS_MAX))) {
 		kfree(fsw);
-		return NULL;
+		goto nomem;
 	}
-	fsw->sw = port->sw;
-	write_pnet(&fsw->net, dev_net(port->dev));
-	fsw->id = port->cfg.switch_id;
 	spin_lock_init(&fsw->lock);
 	fafc_params_default(&fsw->par);
 	hrtimer_init(&fsw->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	fsw->tick.function = tick;
-	list_add_tail_rcu(&fsw->node, &fafc_switches);
-	return fsw;
+	return &fsw->ext;
+
+nomem:
+	NL_SET_ERR_MSG_MOD(extack, "no memory for the FAFC switch state");
+	return ERR_PTR(-ENOMEM);
 }
 
 /* The last port left, or the first failed to join (RTNL). */
-static void fafc_switch_free(struct fafc_switch *fsw)
+static void fafc_switch_destroy(struct fcq_switch_ext *ext)
 {
+	struct fafc_switch *fsw = container_of(ext, struct fafc_switch, ext);
 	int k;
 
-	list_del_rcu(&fsw->node);
 	hrtimer_cancel(&fsw->tick);
 	for (k = 0; k < fsw->cap; k++) {
 		if (!fsw->slot[k])
@@ -323,6 +338,11 @@ static void fafc_switch_free(struct fafc_switch *fsw)
 	kvfree(fsw->mem);
 	kfree(fsw);
 }
+
+static const struct fcq_switch_ext_ops fafc_switch_ops = {
+	.create = fafc_switch_create,
+	.destroy = fafc_switch_destroy,
+};
 
 /* Slot @i's TimeSlotExpire timer, made when a port first takes the slot. */
 static int slot_timer(struct fafc_switch *fsw, int i)
@@ -349,32 +369,23 @@ int fafc_switch_join(struct fafc_sched *q, const struct fafc_change *c,
 {
 	struct fcq_port *port = &q->port;
 	int i = port->index, err;
+	struct fcq_switch_ext *ext;
 	struct fafc_switch *fsw;
-	bool found = false, start;
+	bool start;
 
 	ASSERT_RTNL();
 	/* The slots of an fcq switch; the tables grow to hold them. */
 	BUILD_BUG_ON(FCQ_MAX_PORTS > FAFC_PORTS_MAX);
-	list_for_each_entry(fsw, &fafc_switches, node) {
-		if (fsw->sw == port->sw) {
-			found = true;
-			break;
-		}
-	}
-	if (!found) {
-		fsw = fafc_switch_create(port, i + 1);
-		if (!fsw) {
-			NL_SET_ERR_MSG_MOD(extack, "no memory for the FAFC switch state");
-			return -ENOMEM;
-		}
-	}
+	ext = fcq_switch_ext_get(port, &fafc_switch_ops, extack);
+	if (IS_ERR(ext))
+		return PTR_ERR(ext);
+	fsw = container_of(ext, struct fafc_switch, ext);
 	err = fafc_switch_grow(fsw, i + 1);
 	if (!err)
 		err = slot_timer(fsw, i);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "no memory for FAFC's state of this many ports");
-		if (!fsw->users)
-			fafc_switch_free(fsw);
+		fcq_switch_ext_put(ext);
 		return err;
 	}
 	/* The slot's previous port may have left a time slot running. */
@@ -425,8 +436,7 @@ void fafc_switch_leave(struct fafc_sched *q)
 	derive(fsw);
 	spin_unlock_bh(&fsw->lock);
 	WRITE_ONCE(q->fsw, NULL);
-	if (fsw->dying)
-		fafc_switch_free(fsw);
+	fcq_switch_ext_put(&fsw->ext);
 }
 
 void fafc_switch_configure(struct fafc_sched *q, const struct fafc_change *c)
@@ -520,26 +530,26 @@ static int lp_message(struct fafc_switch *fsw, struct sk_buff *msg, int e,
 	struct nlattr *nest;
 	int i;
 
-	if (nla_put_u32(msg, FCQ_A_SWITCH, fsw->id) ||
-	    nla_put_u32(msg, FCQ_A_IFINDEX, fsw->port[e]->port.dev->ifindex) ||
-	    nla_put_u16(msg, FCQ_A_FAFC_EGRESS, e) ||
-	    nla_put_u64_64bit(msg, FCQ_A_FAFC_SEQ, seq, FCQ_A_PAD) ||
-	    nla_put_u64_64bit(msg, FCQ_A_TIME, sent, FCQ_A_PAD) ||
-	    nla_put_u64_64bit(msg, FCQ_A_FAFC_THOP, fsw->thop, FCQ_A_PAD) ||
-	    nla_put_s64(msg, FCQ_A_FAFC_DEMAND, D, FCQ_A_PAD))
+	if (nla_put_u32(msg, FAFC_A_SWITCH, fcq_switch_id(fsw->ext.sw)) ||
+	    nla_put_u32(msg, FAFC_A_IFINDEX, fsw->port[e]->port.dev->ifindex) ||
+	    nla_put_u16(msg, FAFC_A_EGRESS, e) ||
+	    nla_put_u64_64bit(msg, FAFC_A_SEQ, seq, FAFC_A_PAD) ||
+	    nla_put_u64_64bit(msg, FAFC_A_TIME, sent, FAFC_A_PAD) ||
+	    nla_put_u64_64bit(msg, FAFC_A_THOP, fsw->thop, FAFC_A_PAD) ||
+	    nla_put_s64(msg, FAFC_A_DEMAND, D, FAFC_A_PAD))
 		return -EMSGSIZE;
 	for (i = 0; i < fsw->st.n; i++) {
 		if (fsw->a[i] <= 0)
 			continue;
-		nest = nla_nest_start(msg, FCQ_A_FAFC_PORT);
+		nest = nla_nest_start(msg, FAFC_A_PORT);
 		if (!nest ||
-		    nla_put_u16(msg, FCQ_A_FAFC_PORT_IDX, i) ||
-		    nla_put_u32(msg, FCQ_A_FAFC_PORT_IFINDEX,
+		    nla_put_u16(msg, FAFC_A_PORT_IDX, i) ||
+		    nla_put_u32(msg, FAFC_A_PORT_IFINDEX,
 				fsw->port[i]->port.dev->ifindex) ||
-		    nla_put_u64_64bit(msg, FCQ_A_FAFC_PORT_A, fsw->a[i],
-				      FCQ_A_FAFC_PORT_PAD) ||
-		    nla_put_u64_64bit(msg, FCQ_A_FAFC_PORT_R, fsw->R[i],
-				      FCQ_A_FAFC_PORT_PAD))
+		    nla_put_u64_64bit(msg, FAFC_A_PORT_A, fsw->a[i],
+				      FAFC_A_PORT_PAD) ||
+		    nla_put_u64_64bit(msg, FAFC_A_PORT_R, fsw->R[i],
+				      FAFC_A_PORT_PAD))
 			return -EMSGSIZE;
 		nla_nest_end(msg, nest);
 	}
@@ -549,7 +559,7 @@ static int lp_message(struct fafc_switch *fsw, struct sk_buff *msg, int e,
 /* solver user: send the LP to fafcd; its answer is fafc_genl_pause(). */
 static void request(struct fafc_switch *fsw, int e, s64 D)
 {
-	struct net *net = read_pnet(&fsw->net);
+	struct net *net = fcq_switch_net(fsw->ext.sw);
 	struct fafc_port_stats *ps = &fsw->pst[e];
 	struct fafc_request *rq = &fsw->req[e];
 	struct sk_buff *msg;
@@ -557,14 +567,14 @@ static void request(struct fafc_switch *fsw, int e, s64 D)
 	u64 seq, sent;
 	void *hdr;
 
-	if (!genl_has_listeners(&fcq_genl_family, net, FCQ_GENL_FAFC))
+	if (!genl_has_listeners(&fafc_genl_family, net, FAFC_GENL_LP))
 		goto lost;
 	for (i = 0; i < fsw->st.n; i++)
 		n += fsw->a[i] > 0;
 	msg = genlmsg_new(lp_message_size(n), GFP_ATOMIC);
 	if (!msg)
 		goto lost;
-	hdr = genlmsg_put(msg, 0, 0, &fcq_genl_family, 0, FCQ_CMD_FAFC_LP);
+	hdr = genlmsg_put(msg, 0, 0, &fafc_genl_family, 0, FAFC_CMD_LP);
 	seq = ++fsw->seq;
 	sent = ktime_get_ns();
 	if (!hdr || lp_message(fsw, msg, e, D, seq, sent)) {
@@ -572,8 +582,8 @@ static void request(struct fafc_switch *fsw, int e, s64 D)
 		goto lost;
 	}
 	genlmsg_end(msg, hdr);
-	if (genlmsg_multicast_netns(&fcq_genl_family, net, msg, 0,
-				    FCQ_GENL_FAFC, GFP_ATOMIC))
+	if (genlmsg_multicast_netns(&fafc_genl_family, net, msg, 0,
+				    FAFC_GENL_LP, GFP_ATOMIC))
 		goto lost;
 	*rq = (struct fafc_request){
 		.seq = seq, .sent = sent, .demand = D, .busy = true,
@@ -700,52 +710,45 @@ void fafc_switch_view(struct fafc_sched *q, struct fafc_port_view *v)
 /* The pauses of an answer, by slot; -EINVAL (with a message) if malformed. */
 static int answer_pauses(struct genl_info *info, u64 *T)
 {
-	struct nlattr *tb[FCQ_A_FAFC_PORT_MAX + 1], *a;
+	struct nlattr *tb[FAFC_A_PORT_MAX + 1], *a;
 	int rem, err, i;
 
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) != FCQ_A_FAFC_PORT)
+		if (nla_type(a) != FAFC_A_PORT)
 			continue;
-		err = nla_parse_nested(tb, FCQ_A_FAFC_PORT_MAX, a,
-				       fcq_fafc_port_policy, info->extack);
+		err = nla_parse_nested(tb, FAFC_A_PORT_MAX, a,
+				       fafc_port_policy, info->extack);
 		if (err)
 			return err;
-		if (!tb[FCQ_A_FAFC_PORT_IDX] || !tb[FCQ_A_FAFC_PORT_T_NS]) {
+		if (!tb[FAFC_A_PORT_IDX] || !tb[FAFC_A_PORT_T_NS]) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a,
 					    "each port needs an index and a pause");
 			return -EINVAL;
 		}
-		i = nla_get_u16(tb[FCQ_A_FAFC_PORT_IDX]);
-		if (i >= FAFC_PORTS_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    tb[FCQ_A_FAFC_PORT_IDX],
-					    "port index beyond a switch's " __stringify(FAFC_PORTS_MAX) " ports");
-			return -ERANGE;
-		}
-		T[i] = nla_get_u64(tb[FCQ_A_FAFC_PORT_T_NS]);
+		/* The policy bounds the index by FAFC_PORTS_MAX. */
+		i = nla_get_u16(tb[FAFC_A_PORT_IDX]);
+		T[i] = nla_get_u64(tb[FAFC_A_PORT_T_NS]);
 	}
 	return 0;
 }
 
 static struct fafc_switch *lookup_rcu(struct net *net, u32 id)
 {
-	struct fafc_switch *fsw;
+	struct fcq_switch_ext *ext;
 
-	list_for_each_entry_rcu(fsw, &fafc_switches, node)
-		if (fsw->id == id && net_eq(read_pnet(&fsw->net), net))
-			return fsw;
-	return NULL;
+	ext = fcq_switch_ext_find_rcu(net, id, &fafc_switch_ops);
+	return ext ? container_of(ext, struct fafc_switch, ext) : NULL;
 }
 
 /*
- * FCQ_CMD_FAFC_PAUSE: fafcd's answer to a request. Applied if it answers
+ * FAFC_CMD_PAUSE: fafcd's answer to a request. Applied if it answers
  * the request outstanding for that egress within T_hop; otherwise counted
  * and discarded. The reply says which, and the latency.
  */
-int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
+static int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 *T, now, seq, latency = 0, total;
-	enum fcq_fafc_status status = FCQ_FAFC_STALE;
+	enum fafc_status status = FAFC_STALE;
 	struct fafc_switch *fsw;
 	struct fafc_request *rq;
 	struct sk_buff *msg;
@@ -753,18 +756,12 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	u32 paused;
 	void *hdr;
 
-	if (!info->attrs[FCQ_A_SWITCH] || !info->attrs[FCQ_A_FAFC_EGRESS] ||
-	    !info->attrs[FCQ_A_FAFC_SEQ]) {
+	if (!info->attrs[FAFC_A_SWITCH] || !info->attrs[FAFC_A_EGRESS] ||
+	    !info->attrs[FAFC_A_SEQ]) {
 		GENL_SET_ERR_MSG(info, "needs a switch, an egress and a seq");
 		return -EINVAL;
 	}
-	e = nla_get_u16(info->attrs[FCQ_A_FAFC_EGRESS]);
-	if (e >= FAFC_PORTS_MAX) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[FCQ_A_FAFC_EGRESS],
-				    "egress beyond a switch's " __stringify(FAFC_PORTS_MAX) " ports");
-		return -ERANGE;
-	}
+	e = nla_get_u16(info->attrs[FAFC_A_EGRESS]);	/* policy-bounded */
 	/* 2 kB: not on the stack */
 	T = kcalloc(FAFC_PORTS_MAX, sizeof(*T), GFP_KERNEL);
 	if (!T)
@@ -772,12 +769,12 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	err = answer_pauses(info, T);
 	if (err)
 		goto out;
-	seq = nla_get_u64(info->attrs[FCQ_A_FAFC_SEQ]);
+	seq = nla_get_u64(info->attrs[FAFC_A_SEQ]);
 	now = ktime_get_ns();
 
 	rcu_read_lock();
 	fsw = lookup_rcu(genl_info_net(info),
-			 nla_get_u32(info->attrs[FCQ_A_SWITCH]));
+			 nla_get_u32(info->attrs[FAFC_A_SWITCH]));
 	if (!fsw) {
 		rcu_read_unlock();
 		GENL_SET_ERR_MSG(info, "no fafc switch with that id here");
@@ -789,16 +786,16 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	if (fsw->dying || !rq || !fsw->port[e]) {
 		err = -ENOENT;
 	} else if (!rq->busy || rq->seq != seq) {
-		status = FCQ_FAFC_STALE;
+		status = FAFC_STALE;
 		fsw->pst[e].user_stale++;
 	} else {
 		latency = now - rq->sent;
 		rq->busy = false;
 		if (latency > fsw->thop) {
-			status = FCQ_FAFC_LATE;
+			status = FAFC_LATE;
 			fsw->pst[e].user_late++;
 		} else {
-			status = FCQ_FAFC_APPLIED;
+			status = FAFC_APPLIED;
 			paused = apply(fsw, T, now, &total);
 			solved(fsw, e, FAFC_SOLVER_USER, rq->demand, paused,
 			       total, latency);
@@ -815,11 +812,11 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &fcq_genl_family, 0,
-				FCQ_CMD_FAFC_PAUSE);
-	if (!hdr || nla_put_u8(msg, FCQ_A_FAFC_STATUS, status) ||
-	    (latency && nla_put_u64_64bit(msg, FCQ_A_FAFC_LATENCY, latency,
-					  FCQ_A_PAD))) {
+	hdr = genlmsg_put_reply(msg, info, &fafc_genl_family, 0,
+				FAFC_CMD_PAUSE);
+	if (!hdr || nla_put_u8(msg, FAFC_A_STATUS, status) ||
+	    (latency && nla_put_u64_64bit(msg, FAFC_A_LATENCY, latency,
+					  FAFC_A_PAD))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -829,4 +826,47 @@ int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 out:
 	kfree(T);
 	return err;
+}
+
+static const struct nla_policy fafc_genl_policy[FAFC_A_MAX + 1] = {
+	[FAFC_A_SWITCH] = { .type = NLA_U32 },
+	[FAFC_A_EGRESS] = NLA_POLICY_MAX(NLA_U16, FAFC_PORTS_MAX - 1),
+	[FAFC_A_SEQ] = { .type = NLA_U64 },
+	[FAFC_A_PORT] = NLA_POLICY_NESTED(fafc_port_policy),
+};
+
+static const struct genl_small_ops fafc_genl_ops[] = {
+	{
+		.cmd = FAFC_CMD_PAUSE,
+		.doit = fafc_genl_pause,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group fafc_genl_mcgrps[] = {
+	[FAFC_GENL_LP] = { .name = FAFC_GENL_MCGRP_LP },
+};
+
+static struct genl_family fafc_genl_family __ro_after_init = {
+	.name = FAFC_GENL_NAME,
+	.version = FAFC_GENL_VERSION,
+	.maxattr = FAFC_A_MAX,
+	.policy = fafc_genl_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.small_ops = fafc_genl_ops,
+	.n_small_ops = ARRAY_SIZE(fafc_genl_ops),
+	.resv_start_op = FAFC_CMD_LP,	/* all strictly validated */
+	.mcgrps = fafc_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(fafc_genl_mcgrps),
+};
+
+int fafc_genl_register(void)
+{
+	return genl_register_family(&fafc_genl_family);
+}
+
+void fafc_genl_unregister(void)
+{
+	genl_unregister_family(&fafc_genl_family);
 }

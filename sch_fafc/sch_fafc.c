@@ -452,17 +452,20 @@ static struct Qdisc_ops fafc_qdisc_ops __read_mostly = {
 
 static int __init fafc_module_init(void)
 {
-	int err = register_qdisc(&fafc_qdisc_ops);
+	int err = fafc_genl_register();
 
-	if (!err)
-		fcq_genl_set_fafc(fafc_genl_pause, THIS_MODULE);
+	if (err)
+		return err;
+	err = register_qdisc(&fafc_qdisc_ops);
+	if (err)
+		fafc_genl_unregister();
 	return err;
 }
 
 static void __exit fafc_module_exit(void)
 {
-	fcq_genl_set_fafc(NULL, NULL);
 	unregister_qdisc(&fafc_qdisc_ops);
+	fafc_genl_unregister();
 }
 
 module_init(fafc_module_init);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fcq_opts.h"
-#include <uapi/linux/fcq.h>
+#include <uapi/linux/fafc.h>
 
 #define MAXLEN 1024
 

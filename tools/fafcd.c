@@ -6,12 +6,12 @@
  *   fafcd [-f | -d] [-s glpk|greedy] [-l LOGFILE] [-p PIDFILE]
  *         [-S STATSFILE] [-v] [-h | --help]
  *
- * fafc qdiscs with `solver user` multicast each pause LP (FCQ_CMD_FAFC_LP)
- * to the "fafc" group of the generic netlink family "fcq". fafcd solves it
- * and answers with FCQ_CMD_FAFC_PAUSE on a second socket; the kernel's
+ * fafc qdiscs with `solver user` multicast each pause LP (FAFC_CMD_LP)
+ * to the group "lp" of the generic netlink family "fafc". fafcd solves it
+ * and answers with FAFC_CMD_PAUSE on a second socket; the kernel's
  * reply says whether the answer was applied, late or stale. One fafcd
  * serves every fcq switch of the network namespace it runs in, and waits
- * for the family while fcq.ko is not loaded.
+ * for the family while sch_fafc.ko is not loaded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +37,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 
-#include <uapi/linux/fcq.h>
+#include <uapi/linux/fafc.h>
 #include "core/fafc.h"
 #include "tools/fafc_glpk.h"
 
@@ -256,7 +256,7 @@ struct answer {
 	bool done;		/* acked, or the kernel refused it */
 	int error;		/* errno of a refusal */
 	char msg[128];		/* the kernel's extack message */
-	int status;		/* enum fcq_fafc_status, -1 if no reply */
+	int status;		/* enum fafc_status, -1 if no reply */
 	u64 latency;
 	bool has_latency;
 };
@@ -273,25 +273,25 @@ struct lp {
 	u64 T[FAFC_PORTS_MAX];	/* the answer, ns */
 };
 
-static struct nla_policy lp_policy[FCQ_A_MAX + 1] = {
-	[FCQ_A_SWITCH] = { .type = NLA_U32 },
-	[FCQ_A_IFINDEX] = { .type = NLA_U32 },
-	[FCQ_A_TIME] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_EGRESS] = { .type = NLA_U16 },
-	[FCQ_A_FAFC_SEQ] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_THOP] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_DEMAND] = { .type = NLA_U64 },	/* s64 */
-	[FCQ_A_FAFC_PORT] = { .type = NLA_NESTED },
-	[FCQ_A_FAFC_STATUS] = { .type = NLA_U8 },
-	[FCQ_A_FAFC_LATENCY] = { .type = NLA_U64 },
+static struct nla_policy lp_policy[FAFC_A_MAX + 1] = {
+	[FAFC_A_SWITCH] = { .type = NLA_U32 },
+	[FAFC_A_IFINDEX] = { .type = NLA_U32 },
+	[FAFC_A_TIME] = { .type = NLA_U64 },
+	[FAFC_A_EGRESS] = { .type = NLA_U16 },
+	[FAFC_A_SEQ] = { .type = NLA_U64 },
+	[FAFC_A_THOP] = { .type = NLA_U64 },
+	[FAFC_A_DEMAND] = { .type = NLA_U64 },	/* s64 */
+	[FAFC_A_PORT] = { .type = NLA_NESTED },
+	[FAFC_A_STATUS] = { .type = NLA_U8 },
+	[FAFC_A_LATENCY] = { .type = NLA_U64 },
 };
 
-static struct nla_policy port_policy[FCQ_A_FAFC_PORT_MAX + 1] = {
-	[FCQ_A_FAFC_PORT_IDX] = { .type = NLA_U16 },
-	[FCQ_A_FAFC_PORT_IFINDEX] = { .type = NLA_U32 },
-	[FCQ_A_FAFC_PORT_A] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_PORT_R] = { .type = NLA_U64 },
-	[FCQ_A_FAFC_PORT_T_NS] = { .type = NLA_U64 },
+static struct nla_policy port_policy[FAFC_A_PORT_MAX + 1] = {
+	[FAFC_A_PORT_IDX] = { .type = NLA_U16 },
+	[FAFC_A_PORT_IFINDEX] = { .type = NLA_U32 },
+	[FAFC_A_PORT_A] = { .type = NLA_U64 },
+	[FAFC_A_PORT_R] = { .type = NLA_U64 },
+	[FAFC_A_PORT_T_NS] = { .type = NLA_U64 },
 };
 
 static struct nla_policy ctrl_policy[CTRL_ATTR_MAX + 1] = {
@@ -300,15 +300,15 @@ static struct nla_policy ctrl_policy[CTRL_ATTR_MAX + 1] = {
 
 static int reply_valid(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[FCQ_A_MAX + 1];
+	struct nlattr *tb[FAFC_A_MAX + 1];
 	struct answer *ans = arg;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FCQ_A_MAX, lp_policy) ||
-	    !tb[FCQ_A_FAFC_STATUS])
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FAFC_A_MAX, lp_policy) ||
+	    !tb[FAFC_A_STATUS])
 		return NL_SKIP;
-	ans->status = nla_get_u8(tb[FCQ_A_FAFC_STATUS]);
-	if (tb[FCQ_A_FAFC_LATENCY]) {
-		ans->latency = nla_get_u64(tb[FCQ_A_FAFC_LATENCY]);
+	ans->status = nla_get_u8(tb[FAFC_A_STATUS]);
+	if (tb[FAFC_A_LATENCY]) {
+		ans->latency = nla_get_u64(tb[FAFC_A_LATENCY]);
 		ans->has_latency = true;
 	}
 	return NL_OK;
@@ -366,10 +366,10 @@ static int resolve(int *grp, int *notify)
 		return family;
 	family = genl_connect(sk);
 	if (!family)
-		family = genl_ctrl_resolve(sk, FCQ_GENL_NAME);
+		family = genl_ctrl_resolve(sk, FAFC_GENL_NAME);
 	if (family >= 0 && grp) {
-		*grp = genl_ctrl_resolve_grp(sk, FCQ_GENL_NAME,
-					     FCQ_GENL_MCGRP_FAFC);
+		*grp = genl_ctrl_resolve_grp(sk, FAFC_GENL_NAME,
+					     FAFC_GENL_MCGRP_LP);
 		if (*grp < 0)
 			family = *grp;
 		*notify = genl_ctrl_resolve_grp(sk, "nlctrl", "notify");
@@ -382,7 +382,7 @@ static void nl_down(const char *why)
 {
 	if (nl.up && why)
 		logmsg(LOG_WARNING, "%s; waiting for family \"%s\"", why,
-		       FCQ_GENL_NAME);
+		       FAFC_GENL_NAME);
 	nl_socket_free(nl.mc);
 	nl_socket_free(nl.rq);
 	nl.mc = nl.rq = NULL;
@@ -451,7 +451,7 @@ static int nl_up(void)
 
 	nl.up = true;
 	logmsg(LOG_INFO, "family \"%s\" (id %d): serving group \"%s\" (%d)",
-	       FCQ_GENL_NAME, nl.family, FCQ_GENL_MCGRP_FAFC, grp);
+	       FAFC_GENL_NAME, nl.family, FAFC_GENL_MCGRP_LP, grp);
 	return 0;
 fail:
 	nl_down(NULL);
@@ -463,49 +463,49 @@ fail:
 /* Fills @lp from a request; NULL, or what is wrong with it. */
 static const char *parse_lp(struct nlmsghdr *h, struct lp *lp)
 {
-	struct nlattr *tb[FCQ_A_MAX + 1], *pt[FCQ_A_FAFC_PORT_MAX + 1], *a;
+	struct nlattr *tb[FAFC_A_MAX + 1], *pt[FAFC_A_PORT_MAX + 1], *a;
 	struct genlmsghdr *g = nlmsg_data(h);
 	bool seen[FAFC_PORTS_MAX] = { false };
 	int rem, i;
 
-	if (genlmsg_parse(h, 0, tb, FCQ_A_MAX, lp_policy))
+	if (genlmsg_parse(h, 0, tb, FAFC_A_MAX, lp_policy))
 		return "unparsable";
-	if (!tb[FCQ_A_SWITCH] || !tb[FCQ_A_FAFC_EGRESS] ||
-	    !tb[FCQ_A_FAFC_SEQ] || !tb[FCQ_A_FAFC_THOP] ||
-	    !tb[FCQ_A_FAFC_DEMAND])
+	if (!tb[FAFC_A_SWITCH] || !tb[FAFC_A_EGRESS] ||
+	    !tb[FAFC_A_SEQ] || !tb[FAFC_A_THOP] ||
+	    !tb[FAFC_A_DEMAND])
 		return "missing switch, egress, seq, thop or demand";
-	lp->sw = nla_get_u32(tb[FCQ_A_SWITCH]);
-	lp->egress = nla_get_u16(tb[FCQ_A_FAFC_EGRESS]);
-	lp->seq = nla_get_u64(tb[FCQ_A_FAFC_SEQ]);
-	lp->thop = nla_get_u64(tb[FCQ_A_FAFC_THOP]);
-	lp->D = (s64)nla_get_u64(tb[FCQ_A_FAFC_DEMAND]);
-	lp->ifindex = tb[FCQ_A_IFINDEX] ? nla_get_u32(tb[FCQ_A_IFINDEX]) : 0;
-	lp->sent = tb[FCQ_A_TIME] ? nla_get_u64(tb[FCQ_A_TIME]) : 0;
+	lp->sw = nla_get_u32(tb[FAFC_A_SWITCH]);
+	lp->egress = nla_get_u16(tb[FAFC_A_EGRESS]);
+	lp->seq = nla_get_u64(tb[FAFC_A_SEQ]);
+	lp->thop = nla_get_u64(tb[FAFC_A_THOP]);
+	lp->D = (s64)nla_get_u64(tb[FAFC_A_DEMAND]);
+	lp->ifindex = tb[FAFC_A_IFINDEX] ? nla_get_u32(tb[FAFC_A_IFINDEX]) : 0;
+	lp->sent = tb[FAFC_A_TIME] ? nla_get_u64(tb[FAFC_A_TIME]) : 0;
 	if (!lp->thop)
 		return "T_hop 0";
 
 	lp->n = 0;
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
 			  rem) {
-		if (nla_type(a) != FCQ_A_FAFC_PORT)
+		if (nla_type(a) != FAFC_A_PORT)
 			continue;
 		if (lp->n == FAFC_PORTS_MAX)
 			return "too many ports";
-		if (nla_parse_nested(pt, FCQ_A_FAFC_PORT_MAX, a, port_policy) ||
-		    !pt[FCQ_A_FAFC_PORT_IDX] || !pt[FCQ_A_FAFC_PORT_A] ||
-		    !pt[FCQ_A_FAFC_PORT_R])
+		if (nla_parse_nested(pt, FAFC_A_PORT_MAX, a, port_policy) ||
+		    !pt[FAFC_A_PORT_IDX] || !pt[FAFC_A_PORT_A] ||
+		    !pt[FAFC_A_PORT_R])
 			return "port without index, a or R";
-		i = nla_get_u16(pt[FCQ_A_FAFC_PORT_IDX]);
+		i = nla_get_u16(pt[FAFC_A_PORT_IDX]);
 		if (i >= FAFC_PORTS_MAX || seen[i])
 			return "port index out of range or repeated";
 		seen[i] = true;
 		lp->idx[lp->n] = i;
 		/* the kernel saturates there; the greedy relies on it */
-		if (nla_get_u64(pt[FCQ_A_FAFC_PORT_A]) > FAFC_RATE_MAX ||
-		    nla_get_u64(pt[FCQ_A_FAFC_PORT_R]) > FAFC_RATE_MAX)
+		if (nla_get_u64(pt[FAFC_A_PORT_A]) > FAFC_RATE_MAX ||
+		    nla_get_u64(pt[FAFC_A_PORT_R]) > FAFC_RATE_MAX)
 			return "a or R over FAFC_RATE_MAX";
-		lp->a[lp->n] = nla_get_u64(pt[FCQ_A_FAFC_PORT_A]);
-		lp->R[lp->n] = nla_get_u64(pt[FCQ_A_FAFC_PORT_R]);
+		lp->a[lp->n] = nla_get_u64(pt[FAFC_A_PORT_A]);
+		lp->R[lp->n] = nla_get_u64(pt[FAFC_A_PORT_R]);
 		lp->n++;
 	}
 	return NULL;
@@ -552,18 +552,18 @@ static void answer(const struct lp *lp, struct answer *ans)
 
 	*ans = (struct answer){ .status = -1 };
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl.family, 0,
-				 0, FCQ_CMD_FAFC_PAUSE, FCQ_GENL_VERSION))
+				 0, FAFC_CMD_PAUSE, FAFC_GENL_VERSION))
 		goto out;
 	/* nla_put_u64 pads nothing: on x86_64 the kernel would not either */
-	if (nla_put_u32(msg, FCQ_A_SWITCH, lp->sw) ||
-	    nla_put_u16(msg, FCQ_A_FAFC_EGRESS, lp->egress) ||
-	    nla_put_u64(msg, FCQ_A_FAFC_SEQ, lp->seq))
+	if (nla_put_u32(msg, FAFC_A_SWITCH, lp->sw) ||
+	    nla_put_u16(msg, FAFC_A_EGRESS, lp->egress) ||
+	    nla_put_u64(msg, FAFC_A_SEQ, lp->seq))
 		goto out;
 	for (i = 0; i < lp->n; i++) {
-		nest = nla_nest_start(msg, FCQ_A_FAFC_PORT);
+		nest = nla_nest_start(msg, FAFC_A_PORT);
 		if (!nest ||
-		    nla_put_u16(msg, FCQ_A_FAFC_PORT_IDX, lp->idx[i]) ||
-		    nla_put_u64(msg, FCQ_A_FAFC_PORT_T_NS, lp->T[i]))
+		    nla_put_u16(msg, FAFC_A_PORT_IDX, lp->idx[i]) ||
+		    nla_put_u64(msg, FAFC_A_PORT_T_NS, lp->T[i]))
 			goto out;
 		nla_nest_end(msg, nest);
 	}
@@ -589,11 +589,11 @@ out:
 static const char *status_name(int status)
 {
 	switch (status) {
-	case FCQ_FAFC_APPLIED:
+	case FAFC_APPLIED:
 		return "applied";
-	case FCQ_FAFC_LATE:
+	case FAFC_LATE:
 		return "late";
-	case FCQ_FAFC_STALE:
+	case FAFC_STALE:
 		return "stale";
 	}
 	return "error";
@@ -651,13 +651,13 @@ static void lp_request(struct nlmsghdr *h)
 
 	answer(&lp, &ans);
 	switch (ans.status) {
-	case FCQ_FAFC_APPLIED:
+	case FAFC_APPLIED:
 		st.applied++;
 		break;
-	case FCQ_FAFC_LATE:
+	case FAFC_LATE:
 		st.late++;
 		break;
-	case FCQ_FAFC_STALE:
+	case FAFC_STALE:
 		st.stale++;
 		break;
 	default:
@@ -678,7 +678,7 @@ static void lp_request(struct nlmsghdr *h)
 			    rx - lp.sent : 0, solve_ns);
 }
 
-/* nlctrl: the family left (fcq.ko unloaded). */
+/* nlctrl: the family left (sch_fafc.ko unloaded). */
 static void ctrl_event(struct nlmsghdr *h)
 {
 	struct nlattr *tb[CTRL_ATTR_MAX + 1];
@@ -686,7 +686,7 @@ static void ctrl_event(struct nlmsghdr *h)
 	if (genlmsg_hdr(h)->cmd != CTRL_CMD_DELFAMILY ||
 	    genlmsg_parse(h, 0, tb, CTRL_ATTR_MAX, ctrl_policy) ||
 	    !tb[CTRL_ATTR_FAMILY_NAME] ||
-	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), FCQ_GENL_NAME))
+	    strcmp(nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]), FAFC_GENL_NAME))
 		return;
 	nl.gone = true;
 }
@@ -700,7 +700,7 @@ static int mc_valid(struct nl_msg *msg, void *arg)
 	if (h->nlmsg_type == GENL_ID_CTRL)
 		ctrl_event(h);
 	else if (h->nlmsg_type == nl.family &&
-		 genlmsg_hdr(h)->cmd == FCQ_CMD_FAFC_LP)
+		 genlmsg_hdr(h)->cmd == FAFC_CMD_LP)
 		lp_request(h);
 	return NL_OK;
 }
@@ -976,15 +976,15 @@ int main(int argc, char **argv)
 			next_stats = now + STATS_NS;
 		}
 		if (nl.gone)
-			nl_down("family \"" FCQ_GENL_NAME "\" unregistered");
+			nl_down("family \"" FAFC_GENL_NAME "\" unregistered");
 		if (!nl.up && now >= next_retry) {
 			err = nl_up();
 			if (err < 0 && (!retries++ || opt.verbose ||
 					!(retries % 120)))
 				logmsg(retries == 1 ? LOG_WARNING : LOG_INFO,
 				       "family \"%s\" not available (%s): is "
-				       "fcq.ko loaded? retrying every 0.5 s "
-				       "(attempt %u)", FCQ_GENL_NAME,
+				       "sch_fafc.ko loaded? retrying every 0.5 s "
+				       "(attempt %u)", FAFC_GENL_NAME,
 				       nl_geterror(err), retries);
 			if (!err)
 				retries = 0;

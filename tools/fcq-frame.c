@@ -135,7 +135,7 @@ static void fafc_arg(const char *arg, struct fcq_ext *f)
 			usage();
 		f->flags = FCQ_EXT_F_ACCUMULATE;
 	}
-	f->type = FCQ_EXT_FAFC_PAUSE;
+	f->type = FCQ_EXT_PAUSE;
 	f->prio = num(copy, 7);
 	f->pause_ns = num(ns, 0xffffffff);
 	free(copy);

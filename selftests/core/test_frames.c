@@ -133,7 +133,7 @@ static void parse_ignores_reserved(void **state)
 static void ext_layout(void **state)
 {
 	const struct fcq_ext f = {
-		.type = FCQ_EXT_FAFC_PAUSE, .prio = 3,
+		.type = FCQ_EXT_PAUSE, .prio = 3,
 		.flags = FCQ_EXT_F_ACCUMULATE, .seq = 0x01020304,
 		.tx_ns = 0x1122334455667788ULL, .pause_ns = 2500000,
 	};
@@ -156,7 +156,7 @@ static void ext_layout(void **state)
 static void ext_round_trip_and_errors(void **state)
 {
 	const struct fcq_ext f = {
-		.type = FCQ_EXT_FAFC_PAUSE, .prio = 7, .seq = 9,
+		.type = FCQ_EXT_PAUSE, .prio = 7, .seq = 9,
 		.tx_ns = 123456789, .pause_ns = 0xffffffff,
 	};
 	struct fcq_ext g;

@@ -74,8 +74,8 @@ run() {
 	nsx h-s1 ping -q -c 1 -W 2 "$(addr v)" >/dev/null
 	capture h-s2 s2-eth "$dir/s2.pcapng"
 	echo > "$TR/trace"
-	echo 1 > "$TR/events/fcq/fafc_solve/enable"
-	echo 1 > "$TR/events/fcq/fafc_lp/enable"
+	echo 1 > "$TR/events/fafc/fafc_solve/enable"
+	echo 1 > "$TR/events/fafc/fafc_lp/enable"
 
 	serve r -t $TOS
 	serve v -t $TOS
@@ -95,8 +95,8 @@ run() {
 	wait "${pids[@]}"
 	wait $victim
 	sleep 0.5
-	echo 0 > "$TR/events/fcq/fafc_solve/enable"
-	echo 0 > "$TR/events/fcq/fafc_lp/enable"
+	echo 0 > "$TR/events/fafc/fafc_solve/enable"
+	echo 0 > "$TR/events/fafc/fafc_lp/enable"
 	cp "$TR/trace" "$dir/trace"
 	capture_stop
 	if [ -n "$fafcd" ]; then
