@@ -47,6 +47,16 @@ static inline u64 fcq_div64(u64 a, u64 b)
 #endif
 }
 
+/* The same, signed: truncates toward 0 as C's / does. */
+static inline s64 fcq_sdiv64(s64 a, s64 b)
+{
+#ifdef __KERNEL__
+	return div64_s64(a, b);
+#else
+	return a / b;
+#endif
+}
+
 static inline u64 fcq_min64(u64 a, u64 b)
 {
 	return a < b ? a : b;

@@ -12,6 +12,6 @@ bool fcq_ecn_mark(const struct fcq_ecn *e, u32 qbytes, u32 rnd)
 		return false;
 	if (qbytes >= e->kmax)
 		return true;
-	p = (u64)e->pmax * (qbytes - e->kmin) / (e->kmax - e->kmin);
+	p = fcq_div64((u64)e->pmax * (qbytes - e->kmin), e->kmax - e->kmin);
 	return rnd < p;
 }

@@ -9,7 +9,7 @@
 /* x * f, f in Q16; x * f fits s64 for |x| < 2^47. */
 static s64 qmul(s64 x, u32 f)
 {
-	return x * (s64)f / FAFC_ONE;
+	return fcq_sdiv64(x * (s64)f, FAFC_ONE);
 }
 
 static s64 smax(s64 a, s64 b)
@@ -417,16 +417,6 @@ int fafc_lp_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
 	return 0;
 }
 
-s64 fafc_lp_objective(int n, const s64 *R, const u32 *x)
-{
-	s64 obj = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		obj += (s64)((u64)R[i] * x[i] >> 30);
-	return obj;
-}
-
 /*
  * pausOf_ie = (pausOld_i - pausNext_i) * q_ie / q_i*  (Alg. 1 l.37, Alg. 2
  * l.27-29), by the arrival-rate share when i's queues are empty [A14], and
@@ -443,9 +433,9 @@ static void recompute_pausof(struct fafc_state *s, int i)
 		s64 v = 0;
 
 		if (in->qi > 0)
-			v = d * smax(p->q, 0) / in->qi;
+			v = fcq_sdiv64(d * smax(p->q, 0), in->qi);
 		else if (in->rin > 0)
-			v = d * smax(p->rin, 0) / in->rin;
+			v = fcq_sdiv64(d * smax(p->rin, 0), in->rin);
 		s->eg[e].pausof += v - p->pausof;
 		p->pausof = v;
 	}

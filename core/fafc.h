@@ -171,9 +171,6 @@ s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
 int fafc_lp_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
 		  u32 *x, u16 *order);
 
-/* The LP's objective sum R_i x_i, in bytes (x in Q30). */
-s64 fafc_lp_objective(int n, const s64 *R, const u32 *x);
-
 /*
  * Alg. 2 l.15-29: a pause of @pause_ns sent to ingress i at @now. Books it
  * in i's time slot [A10, A14]. Returns true if a slot just started: the

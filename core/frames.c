@@ -158,22 +158,3 @@ enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 		return FCQ_FRAME_BAD_OPCODE;
 	}
 }
-
-const char *fcq_frame_err_str(enum fcq_frame_err err)
-{
-	switch (err) {
-	case FCQ_FRAME_OK:
-		return "ok";
-	case FCQ_FRAME_TRUNCATED:
-		return "truncated";
-	case FCQ_FRAME_NOT_MACCTL:
-		return "not a MAC Control frame";
-	case FCQ_FRAME_BAD_DST:
-		return "bad destination";
-	case FCQ_FRAME_BAD_OPCODE:
-		return "unknown opcode or type";
-	case FCQ_FRAME_BAD_HEADER:
-		return "bad extension header";
-	}
-	return "?";
-}

@@ -90,6 +90,4 @@ size_t fcq_ext_build(u8 *buf, size_t size, const u8 *src,
 enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 				 struct fcq_ext *out);
 
-const char *fcq_frame_err_str(enum fcq_frame_err err);
-
 #endif /* FCQ_CORE_FRAMES_H */

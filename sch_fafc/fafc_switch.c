@@ -37,7 +37,8 @@
 #include "fafc_trace.h"
 
 #define FAFC_HOP_BYTES	3125	/* the paper's hop BDP: 25 Gbit/s x 1 us */
-#define FAFC_Q16(x)	((u32)((x) * FAFC_ONE + 0.5))
+/* num/den in Q16, rounded (integers: no float in kernel code). */
+#define FAFC_Q16(num, den)	((u32)(((num) * FAFC_ONE + (den) / 2) / (den)))
 
 struct fafc_slot_timer {
 	struct hrtimer timer;
@@ -187,9 +188,9 @@ void fafc_params_default(struct fafc_params *p)
 		.frame = FAFC_FRAME_PFC,
 		.th_p = 350000,
 		.th_e = 200000,
-		.alpha = FAFC_Q16(0.8),
-		.beta = FAFC_Q16(0.8),
-		.fdec = FAFC_Q16(0.8),
+		.alpha = FAFC_Q16(4, 5),
+		.beta = FAFC_Q16(4, 5),
+		.fdec = FAFC_Q16(4, 5),
 		.dec_win = 4,
 		.horizon = 2,
 		.flags = FAFC_FL_ECN | FAFC_FL_ECNOF | FAFC_FL_PRED |

@@ -13,8 +13,6 @@
 #include "fcq_opts.h"
 #include <uapi/linux/fcq.h>
 
-#define MAXLEN 1024
-
 void fcq_bad(const char *opt, const char *value, const char *why)
 {
 	fprintf(stderr, "Error: %s \"%s\": %s\n", opt, value, why);
@@ -45,9 +43,14 @@ __u8 fcq_get_prios(const char *opt, const char *arg)
 	return mask;
 }
 
-static void put_u32(struct nlmsghdr *n, int type, __u32 v)
+void fcq_put_u8(struct nlmsghdr *n, int type, __u8 v)
 {
-	addattr_l(n, MAXLEN, type, &v, sizeof(v));
+	addattr_l(n, FCQ_MAXLEN, type, &v, sizeof(v));
+}
+
+void fcq_put_u32(struct nlmsghdr *n, int type, __u32 v)
+{
+	addattr_l(n, FCQ_MAXLEN, type, &v, sizeof(v));
 }
 
 __u32 fcq_size_arg(const char *opt, const char *arg)
@@ -149,7 +152,7 @@ static void dscp_map_arg(const char *opt, const char *arg,
 		map[d] = p;
 	}
 	free(copy);
-	addattr_l(n, MAXLEN, TCA_FCQ_DSCP_MAP, map, sizeof(map));
+	addattr_l(n, FCQ_MAXLEN, TCA_FCQ_DSCP_MAP, map, sizeof(map));
 }
 
 int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
@@ -189,12 +192,12 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		if ((u32_opts[i].type == TCA_FCQ_HEADROOM ||
 		     u32_opts[i].type == TCA_FCQ_REFRESH) &&
 		    !strcmp(*argv, "auto"))
-			put_u32(n, u32_opts[i].type, 0);
+			fcq_put_u32(n, u32_opts[i].type, 0);
 		else if (u32_opts[i].type == TCA_FCQ_XOFF &&
 			 !strcmp(*argv, "dynamic"))
-			put_u32(n, u32_opts[i].type, 0);
+			fcq_put_u32(n, u32_opts[i].type, 0);
 		else
-			put_u32(n, u32_opts[i].type,
+			fcq_put_u32(n, u32_opts[i].type,
 				u32_opts[i].get(opt, *argv));
 	} else if (!strcmp(opt, "rate")) {
 		__u64 rate;
@@ -202,7 +205,7 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		NEXT_ARG();
 		if (get_rate64(&rate, *argv) || **argv == '-')
 			fcq_bad(opt, *argv, "expected a rate like 100mbit, 10gbit");
-		addattr_l(n, MAXLEN, TCA_FCQ_RATE, &rate, sizeof(rate));
+		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_RATE, &rate, sizeof(rate));
 	} else if (!strcmp(opt, "trust")) {
 		/* in enum fcq_trust order */
 		static const char *const words[] = { "dscp", "pcp", "skb", NULL };
@@ -210,7 +213,7 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 
 		NEXT_ARG();
 		t = fcq_word_arg(opt, *argv, words);
-		addattr_l(n, MAXLEN, TCA_FCQ_TRUST, &t, sizeof(t));
+		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_TRUST, &t, sizeof(t));
 	} else if (!strcmp(opt, "dscp_map")) {
 		NEXT_ARG();
 		dscp_map_arg(opt, *argv, n);
@@ -219,17 +222,17 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 
 		NEXT_ARG();
 		mask = fcq_get_prios(opt, *argv);
-		addattr_l(n, MAXLEN, TCA_FCQ_LOSSLESS, &mask, sizeof(mask));
+		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_LOSSLESS, &mask, sizeof(mask));
 	} else if (!strcmp(opt, "ecn")) {
 		NEXT_ARG();
 		if (!strcmp(*argv, "off")) {
-			put_u32(n, TCA_FCQ_ECN_KMAX, 0);
+			fcq_put_u32(n, TCA_FCQ_ECN_KMAX, 0);
 		} else {
-			put_u32(n, TCA_FCQ_ECN_KMIN, fcq_size_arg("ecn KMIN", *argv));
+			fcq_put_u32(n, TCA_FCQ_ECN_KMIN, fcq_size_arg("ecn KMIN", *argv));
 			NEXT_ARG();
-			put_u32(n, TCA_FCQ_ECN_KMAX, fcq_size_arg("ecn KMAX", *argv));
+			fcq_put_u32(n, TCA_FCQ_ECN_KMAX, fcq_size_arg("ecn KMAX", *argv));
 			NEXT_ARG();
-			put_u32(n, TCA_FCQ_ECN_PMAX, prob_arg("ecn PMAX", *argv));
+			fcq_put_u32(n, TCA_FCQ_ECN_PMAX, prob_arg("ecn PMAX", *argv));
 		}
 	} else if (!strcmp(opt, "pause_quanta")) {
 		__u16 q;
@@ -237,7 +240,7 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		NEXT_ARG();
 		if (get_u16(&q, *argv, 0))
 			fcq_bad(opt, *argv, "expected quanta 1..65535");
-		addattr_l(n, MAXLEN, TCA_FCQ_PAUSE_QUANTA, &q, sizeof(q));
+		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_PAUSE_QUANTA, &q, sizeof(q));
 	} else {
 		return 0;
 	}

@@ -18,6 +18,13 @@
 	"  [ ecn KMIN KMAX PMAX | ecn off ]\n"				\
 	"PRIOS := all | none | P[,P...]   (priorities 0..7)\n"
 
+/* Room for the options of one qdisc request (addattr_l's maxlen). */
+#define FCQ_MAXLEN	1024
+
+/* Add a u8 or u32 attribute to the request. */
+void fcq_put_u8(struct nlmsghdr *n, int type, __u8 v);
+void fcq_put_u32(struct nlmsghdr *n, int type, __u32 v);
+
 /* Report a bad option value and exit 2, as the kernel's NACK does. */
 void fcq_bad(const char *opt, const char *value, const char *why)
 	__attribute__((noreturn));

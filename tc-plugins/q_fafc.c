@@ -15,8 +15,6 @@
 #include "fcq_opts.h"
 #include <uapi/linux/fafc.h>
 
-#define MAXLEN 1024
-
 static void explain(void)
 {
 	fprintf(stderr,
@@ -30,16 +28,6 @@ static void explain(void)
 		"  [ pred on | off ] [ trend alg1 | holt ] [ tie spread | vertex ]\n"
 		"  [ demand_cap on | off ]\n"
 		"F := a fraction in (0,1], like 0.8 or 4/5\n");
-}
-
-static void put_u8(struct nlmsghdr *n, int type, __u8 v)
-{
-	addattr_l(n, MAXLEN, type, &v, sizeof(v));
-}
-
-static void put_u32(struct nlmsghdr *n, int type, __u32 v)
-{
-	addattr_l(n, MAXLEN, type, &v, sizeof(v));
 }
 
 /* One of two words: returns 0 for @w0, 1 for @w1, else exits 2. */
@@ -84,7 +72,7 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		{ "dec_win", TCA_FAFC_DEC_WIN, fcq_uint_arg, false },
 		{ "horizon", TCA_FAFC_HORIZON, fcq_uint_arg, false },
 	};
-	struct rtattr *tail = addattr_nest(n, MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	struct rtattr *tail = addattr_nest(n, FCQ_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
 	struct nla_bitfield32 flags = { 0, 0 };
 	unsigned int i;
 
@@ -99,9 +87,9 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 			NEXT_ARG();
 			if (u32_opts[i].zero_auto && !strcmp(*argv, "auto"))
-				put_u32(n, u32_opts[i].type, 0);
+				fcq_put_u32(n, u32_opts[i].type, 0);
 			else
-				put_u32(n, u32_opts[i].type,
+				fcq_put_u32(n, u32_opts[i].type,
 					u32_opts[i].get(opt, *argv));
 			argc--;
 			argv++;
@@ -121,26 +109,26 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				flags.value &= ~flag_opts[i].bit;
 		} else if (!strcmp(*argv, "fallback")) {
 			NEXT_ARG();
-			put_u8(n, TCA_FAFC_FALLBACK,
+			fcq_put_u8(n, TCA_FAFC_FALLBACK,
 			       word2("fallback", *argv, "off", "on"));
 		} else if (!strcmp(*argv, "cwr")) {
 			NEXT_ARG();
-			put_u8(n, TCA_FAFC_CWR, word2("cwr", *argv, "off", "on"));
+			fcq_put_u8(n, TCA_FAFC_CWR, word2("cwr", *argv, "off", "on"));
 		} else if (!strcmp(*argv, "prio")) {
 			__u8 p;
 
 			NEXT_ARG();
 			if (get_u8(&p, *argv, 0))
 				fcq_bad("prio", *argv, "expected a priority 0..7");
-			put_u8(n, TCA_FAFC_PRIO, p);
+			fcq_put_u8(n, TCA_FAFC_PRIO, p);
 		} else if (!strcmp(*argv, "solver")) {
 			NEXT_ARG();
-			put_u8(n, TCA_FAFC_SOLVER,
+			fcq_put_u8(n, TCA_FAFC_SOLVER,
 			       word2("solver", *argv, "kernel", "user") ?
 			       FAFC_SOLVER_USER : FAFC_SOLVER_KERNEL);
 		} else if (!strcmp(*argv, "frame")) {
 			NEXT_ARG();
-			put_u8(n, TCA_FAFC_FRAME,
+			fcq_put_u8(n, TCA_FAFC_FRAME,
 			       word2("frame", *argv, "pfc", "fcq") ?
 			       FAFC_FRAME_FCQ : FAFC_FRAME_PFC);
 		} else if (!strcmp(*argv, "help")) {
@@ -155,7 +143,7 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		argv++;
 	}
 	if (flags.selector)
-		addattr_l(n, MAXLEN, TCA_FAFC_FLAGS, &flags, sizeof(flags));
+		addattr_l(n, FCQ_MAXLEN, TCA_FAFC_FLAGS, &flags, sizeof(flags));
 	addattr_nest_end(n, tail);
 	return 0;
 }

@@ -20,7 +20,7 @@ static void explain(void)
 static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			 struct nlmsghdr *n, const char *dev)
 {
-	struct rtattr *tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
+	struct rtattr *tail = addattr_nest(n, FCQ_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
 
 	while (argc > 0) {
 		if (fcq_parse_port_opt(&argc, &argv, n))
@@ -30,7 +30,7 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 			NEXT_ARG();
 			mask = fcq_get_prios("strict", *argv);
-			addattr_l(n, 1024, TCA_PFC_STRICT, &mask, sizeof(mask));
+			fcq_put_u8(n, TCA_PFC_STRICT, mask);
 		} else if (!strcmp(*argv, "quanta")) {
 			__u32 quanta[FCQ_NUM_PRIO];
 			unsigned int q;
@@ -43,7 +43,7 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 						"expected 8 sizes in bytes, one per priority");
 				quanta[i] = q;
 			}
-			addattr_l(n, 1024, TCA_PFC_QUANTA, quanta, sizeof(quanta));
+			addattr_l(n, FCQ_MAXLEN, TCA_PFC_QUANTA, quanta, sizeof(quanta));
 		} else if (!strcmp(*argv, "sched")) {
 			/* in enum fcq_sched order */
 			static const char *const words[] = { "fifo", "drr", NULL };
@@ -51,7 +51,7 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 			NEXT_ARG();
 			s = fcq_word_arg("sched", *argv, words);
-			addattr_l(n, 1024, TCA_PFC_SCHED, &s, sizeof(s));
+			fcq_put_u8(n, TCA_PFC_SCHED, s);
 		} else if (!strcmp(*argv, "help")) {
 			explain();
 			return -1;

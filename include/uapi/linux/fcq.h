@@ -67,8 +67,6 @@ enum {
 #define TCA_FCQ_MAX		(__TCA_FCQ_MAX - 1)
 #define TCA_FCQ_SCHEME_BASE	32
 
-#define FCQ_ALPHA_SHIFT		16	/* TCA_FCQ_ALPHA is alpha << 16 */
-
 /* pfc: standard 802.1Qbb PFC */
 enum {
 	TCA_PFC_STRICT = TCA_FCQ_SCHEME_BASE,	/* u8: mask of strict priorities */
