@@ -16,7 +16,7 @@ KERNEL=${1:-6.1}
 RUN="$TOP/tools/vm/run -q --no-build --kernel $KERNEL"
 W=$(mktemp -d "$TOP/build/runner-test.XXXX")
 trap 'rm -rf "$W"' EXIT
-ktap_plan 8
+ktap_plan 9
 
 # A program's own "WARNING:" on the console is not the kernel's.
 # shellcheck disable=SC2016
@@ -70,6 +70,41 @@ where=$(cat "$W/copy/probe" 2>/dev/null)
 	ktap_fail "the runner works from a copy of the tree in /tmp, path with a space" \
 		"exit $rc, guest cwd '$where': $(tail -n 3 "$W/copy.err")"
 
+# A guest of another checkout, with another build, boots while ours runs
+# and before ours loads anything: each guest's modprobe loads its own
+# build (as the teardown tests' modprobe after rmmod must). With one
+# module set shared by all checkouts, the other runner replaced ours under
+# our running guest, and our modprobe loaded its build.
+abi=$(sed -n "s/^ABI_${KERNEL/./_} := //p" "${FCQ_CACHE:-/var/cache/fcq}/kernels.mk")
+printf 'another build\n' >>"$copy/build/kmod/$abi/fcq.ko"
+# shellcheck disable=SC2016
+$RUN --no-load --timeout 600 --results "$W/mine" -- sh -c 'touch /run/results/up
+	while [ ! -e /run/results/go ]; do sleep 0.2; done
+	modprobe fcq && md5sum "$(modinfo -n fcq)" >/run/results/md5' \
+	2>"$W/mine.err" &
+pid=$!
+for _ in $(seq 1200); do
+	[ -e "$W/mine/up" ] || ! kill -0 $pid 2>/dev/null && break
+	sleep 0.5
+done
+# shellcheck disable=SC2016
+(cd "$copy" && "$copy/tools/vm/run" -q --no-build --kernel "$KERNEL" \
+	--results "$W/other" -- sh -c 'md5sum "$(modinfo -n fcq)" >/run/results/md5' \
+	2>"$W/other.err")
+rc_other=$?
+touch "$W/mine/go"
+wait $pid
+rc_mine=$?
+got_mine=$(cut -d' ' -f1 "$W/mine/md5" 2>/dev/null)
+got_other=$(cut -d' ' -f1 "$W/other/md5" 2>/dev/null)
+want_mine=$(md5sum <"$TOP/build/kmod/$abi/fcq.ko" | cut -d' ' -f1)
+want_other=$(md5sum <"$copy/build/kmod/$abi/fcq.ko" | cut -d' ' -f1)
+[ $rc_mine = 0 ] && [ $rc_other = 0 ] && [ "$want_mine" != "$want_other" ] &&
+	[ "$got_mine" = "$want_mine" ] && [ "$got_other" = "$want_other" ] &&
+	ktap_pass "two checkouts' guests side by side each load their own modules" ||
+	ktap_fail "two checkouts' guests side by side each load their own modules" \
+		"exit $rc_mine/$rc_other; ours $got_mine (want $want_mine), theirs $got_other (want $want_other): $(tail -n 2 "$W/mine.err" "$W/other.err")"
+
 # Two runners boot one kernel at once while its cached initramfs is stale
 # (the copy's init is newer): both rebuild it, one at a time, and both
 # guests start. Built side by side into one file, it came out corrupt and
@@ -101,17 +136,16 @@ else
 		"exit $rc: $(head -c 300 "$W/noinit.err")"
 fi
 
-# --no-build with nothing built: refused before the shared module set (the
-# other guests') is touched.
-root=$(sed -n "s/^ROOT_${KERNEL/./_} := //p" "${FCQ_CACHE:-/var/cache/fcq}/kernels.mk")
-before=$(cat "$root"/lib/modules/*/updates/fcq/.stamp 2>/dev/null)
+# --no-build with nothing built: refused before the checkout's module tree
+# (from its last build) is touched.
+before=$(cat "$copy/build/vm/modroot-$abi/.stamp" 2>/dev/null)
 rm -rf "$copy/build/kmod"
 "$copy/tools/vm/run" -q --no-build --kernel "$KERNEL" --results "$W/nomod" \
 	-- true 2>"$W/nomod.err"
 rc=$?
-after=$(cat "$root"/lib/modules/*/updates/fcq/.stamp 2>/dev/null)
+after=$(cat "$copy/build/vm/modroot-$abi/.stamp" 2>/dev/null)
 [ $rc = 125 ] && grep -q "no fcq modules built" "$W/nomod.err" &&
-	[ "$before" = "$after" ] &&
+	[ -n "$before" ] && [ "$before" = "$after" ] &&
 	ktap_pass "--no-build without a build: exit 125, installed modules untouched" ||
 	ktap_fail "--no-build without a build: exit 125, installed modules untouched" \
 		"exit $rc: $(head -c 300 "$W/nomod.err")"
