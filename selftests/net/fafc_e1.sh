@@ -27,7 +27,7 @@
 # paper's byte values apply unchanged: th_p 350 kB, th_e 200 kB, PFC XOFF
 # 50 kB (8 ports x 50 kB = th_p, as the paper calibrates).
 #
-# Checks: the spec's targets (victim >= 1.5x pfc's goodput, s1 paused at
+# Checks: our targets (victim >= 1.5x pfc's goodput, s1 paused at
 # most 10% of pfc's time and less than the incast-only ports, incast within
 # +5% net of the link time the emulator lost, no loss), with either solver.
 set -u
@@ -220,7 +220,7 @@ for r in fafc user; do
 done
 
 # 3. Pauses land on the incast-only ports: with the kernel solver s1 is
-# paused at most 10% as long as under pfc (the spec's criterion) and less
+# paused at most 10% as long as under pfc (our criterion) and less
 # than s2..s8 on average. fafcd's late answers are dropped, so it pauses
 # s2..s8 far less and s1 more: over twelve runs s1 got 0.02-9.8% of its
 # pfc time, once more than s2..s8's mean (560 vs 363 ms). For fafcd the
