@@ -37,7 +37,7 @@ EXPORT_SYMBOL_GPL(fcq_drr_enqueue);
 
 struct sk_buff *fcq_drr_peek(struct fcq_drr *d)
 {
-	s32 quantum = READ_ONCE(d->quantum);
+	s32 quantum = d->quantum;
 	struct fcq_drr_flow *f;
 
 	/* Terminates: each turn adds a quantum to the head's deficit. */

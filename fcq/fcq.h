@@ -23,6 +23,11 @@
  * receive hook is under the port's pause_lock and read locklessly. Timed
  * pause requests are under the asked port's tp_lock, taken inside any of
  * the above.
+ *
+ * Lockless reads: a field that anything reads without the lock its writer
+ * holds (the receive hook, another port, a timer, a dump) is written with
+ * WRITE_ONCE() at every store and read with READ_ONCE() there; reads under
+ * the writer's lock are plain. Nothing else is annotated.
  */
 #ifndef FCQ_FCQ_H
 #define FCQ_FCQ_H
@@ -154,11 +159,15 @@ struct fcq_port {
 	struct Qdisc *sch;
 	struct net_device *dev;
 	const struct fcq_scheme_ops *ops;
-	struct fcq_port_cfg cfg;	/* WRITE_ONCE in change */
+	struct fcq_port_cfg cfg;	/* fcq_port_apply(); dumps and the
+					 * receive hook read it locklessly
+					 */
 	u32 headroom;			/* in effect: cfg or computed */
 
 	/* the link, under the root lock */
-	u64 tx_free;			/* serializer idle from this time */
+	u64 tx_free;			/* serializer idle from this time;
+					 * the receive hook reads it
+					 */
 	struct sk_buff_head wire;	/* serialized, not yet delivered */
 	struct sk_buff_head ctrl;	/* control frames to serialize */
 	struct qdisc_watchdog wd;
@@ -169,7 +178,9 @@ struct fcq_port {
 	struct fcq_port *prev;		/* the qdisc this one replaces, until
 					 * it leaves (RTNL)
 					 */
-	bool sends_pfc;			/* on buffer thresholds (READ_ONCE) */
+	bool sends_pfc;			/* on buffer thresholds; other
+					 * ports read it locklessly
+					 */
 	unsigned long xoff_want;	/* bit p: XOFF wanted (sw->lock) */
 	u64 xoff_since;			/* when the want last changed */
 	u8 xoff_sent;			/* last sent state (root lock) */
@@ -243,7 +254,7 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 		  struct netlink_ext_ack *extack);
 int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
 		   struct fcq_port_cfg *cfg, struct netlink_ext_ack *extack);
-void fcq_port_commit(struct fcq_port *port, const struct fcq_port_cfg *cfg);
+void fcq_port_apply(struct fcq_port *port, const struct fcq_port_cfg *cfg);
 void fcq_port_refresh_headroom(struct fcq_port *port);
 void fcq_port_kick(struct fcq_port *port);
 int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack);

@@ -34,9 +34,9 @@
 /* What the frame occupies the wire for: at least the minimum frame. */
 static u64 wire_ns(const struct fcq_port *port, const struct sk_buff *skb)
 {
-	u32 len = max_t(u32, skb->len, ETH_ZLEN) + READ_ONCE(port->cfg.overhead);
+	u32 len = max_t(u32, skb->len, ETH_ZLEN) + port->cfg.overhead;
 
-	return fcq_tx_ns(len, READ_ONCE(port->cfg.rate));
+	return fcq_tx_ns(len, port->cfg.rate);
 }
 
 static void trace_ctrl(struct fcq_port *port, struct sk_buff *skb, u64 start)
@@ -59,8 +59,9 @@ static void start_tx(struct fcq_port *port, struct sk_buff *skb, u64 start)
 {
 	struct fcq_skb_cb *cb = fcq_cb(skb);
 
-	port->tx_free = start + wire_ns(port, skb);
-	cb->time = port->tx_free + READ_ONCE(port->cfg.delay);
+	/* The receive hook reads tx_free without the root lock. */
+	WRITE_ONCE(port->tx_free, start + wire_ns(port, skb));
+	cb->time = port->tx_free + port->cfg.delay;
 	__skb_queue_tail(&port->wire, skb);
 	if (cb->ctrl)
 		trace_ctrl(port, skb, start);
@@ -68,10 +69,10 @@ static void start_tx(struct fcq_port *port, struct sk_buff *skb, u64 start)
 
 static u64 refresh_period(const struct fcq_port *port)
 {
-	u32 r = READ_ONCE(port->cfg.refresh);
+	u32 r = port->cfg.refresh;
 
-	return r ?: fcq_quanta_to_ns(READ_ONCE(port->cfg.pause_quanta),
-				     READ_ONCE(port->cfg.rate)) / 2;
+	return r ?: fcq_quanta_to_ns(port->cfg.pause_quanta,
+				     port->cfg.rate) / 2;
 }
 
 /* A minimum-size control frame to fill, due at @when; NULL: no memory. */
@@ -176,7 +177,7 @@ static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
  */
 static void pause_tx(struct fcq_port *port, u64 now)
 {
-	u8 want = READ_ONCE(port->sends_pfc) ? READ_ONCE(port->xoff_want) : 0;
+	u8 want = port->sends_pfc ? READ_ONCE(port->xoff_want) : 0;
 	u64 add[FCQ_NUM_PRIO];
 	u8 change = want ^ port->xoff_sent;
 	u16 quanta[FCQ_NUM_PRIO] = { 0 };
@@ -216,13 +217,12 @@ static void pause_tx(struct fcq_port *port, u64 now)
 			if (!(enable & BIT(p)))
 				continue;
 			if (want & BIT(p)) {
-				quanta[p] = READ_ONCE(port->cfg.pause_quanta);
+				quanta[p] = port->cfg.pause_quanta;
 			} else {
 				/* XON, or a timed pause: what is left of it */
 				left = READ_ONCE(port->tp_until[p]);
 				left = left > now ? left - now : 0;
-				quanta[p] = fcq_ns_to_quanta(left,
-							     READ_ONCE(port->cfg.rate));
+				quanta[p] = fcq_ns_to_quanta(left, port->cfg.rate);
 			}
 			port->st.pfc_tx[p]++;
 		}
@@ -271,7 +271,7 @@ static bool data_queued(const struct fcq_port *port)
  */
 static bool link_idle(const struct fcq_port *port)
 {
-	u8 want = READ_ONCE(port->sends_pfc) ? READ_ONCE(port->xoff_want) : 0;
+	u8 want = port->sends_pfc ? READ_ONCE(port->xoff_want) : 0;
 
 	return !port->sch->q.qlen && want == port->xoff_sent &&
 	       port->refresh_at == U64_MAX && !READ_ONCE(port->tp_want);
@@ -309,7 +309,7 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 	/* Where the serializer would be had the stall been replayed. */
 	behind = port->tx_free;
 	if (port->tx_free + FCQ_MAX_LAG_NS < now)
-		port->tx_free = now - FCQ_MAX_LAG_NS;
+		WRITE_ONCE(port->tx_free, now - FCQ_MAX_LAG_NS);
 
 	/* Start every frame the serializer could have started by now. */
 	while (port->tx_free <= now) {

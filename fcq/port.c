@@ -62,7 +62,7 @@ static u32 headroom_of(const struct fcq_port *port,
 
 /*
  * Validate the port options in @tb on top of the port's current
- * configuration, into @c. Nothing changes until fcq_port_commit().
+ * configuration, into @c. Nothing changes until fcq_port_apply().
  */
 int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
 		   struct fcq_port_cfg *c, struct netlink_ext_ack *extack)
@@ -175,39 +175,50 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
 }
 EXPORT_SYMBOL_GPL(fcq_port_parse);
 
-/* Apply a parsed configuration. RTNL held; takes the tree lock itself. */
-void fcq_port_commit(struct fcq_port *port, const struct fcq_port_cfg *c)
+/*
+ * Put a configuration from fcq_port_parse() in effect, with the headroom it
+ * implies in the switch's books. The caller holds the root lock
+ * (sch_tree_lock()) and commits its own options in the same section, so
+ * that no dequeue runs on half a configuration; the switch's lock nests
+ * inside it.
+ */
+void fcq_port_apply(struct fcq_port *port, const struct fcq_port_cfg *c)
 {
 	struct fcq_port_cfg *o = &port->cfg;
+	int i;
 
-	sch_tree_lock(port->sch);
+	/* WRITE_ONCE: the receive hook, other ports and dumps read these
+	 * without the root lock (architecture.rst, "Lockless reads").
+	 */
 	WRITE_ONCE(o->rate, c->rate);
 	WRITE_ONCE(o->delay, c->delay);
 	WRITE_ONCE(o->overhead, c->overhead);
-	o->switch_id = c->switch_id;
+	WRITE_ONCE(o->switch_id, c->switch_id);
 	WRITE_ONCE(o->trust, c->trust);
-	memcpy(o->dscp_map, c->dscp_map, sizeof(o->dscp_map));
+	for (i = 0; i < ARRAY_SIZE(o->dscp_map); i++)
+		WRITE_ONCE(o->dscp_map[i], c->dscp_map[i]);
 	WRITE_ONCE(o->limit, c->limit);
 	WRITE_ONCE(o->lossless, c->lossless);
 	WRITE_ONCE(o->pause_max, c->pause_max);
-	o->buffer = c->buffer;
-	o->xoff = c->xoff;
-	o->xon = c->xon;
-	o->alpha = c->alpha;
-	o->resume_offset = c->resume_offset;
-	o->reserve = c->reserve;
-	o->headroom = c->headroom;
-	o->response = c->response;
+	o->buffer = c->buffer;	/* read only under RTNL (load_slot) */
+	WRITE_ONCE(o->xoff, c->xoff);
+	WRITE_ONCE(o->xon, c->xon);
+	WRITE_ONCE(o->alpha, c->alpha);
+	WRITE_ONCE(o->resume_offset, c->resume_offset);
+	WRITE_ONCE(o->reserve, c->reserve);
+	WRITE_ONCE(o->headroom, c->headroom);
+	WRITE_ONCE(o->response, c->response);
 	WRITE_ONCE(o->pause_quanta, c->pause_quanta);
 	WRITE_ONCE(o->refresh, c->refresh);
-	o->ecn = c->ecn;
-	sch_tree_unlock(port->sch);
-
-	fcq_port_refresh_headroom(port);
+	WRITE_ONCE(o->ecn.kmin, c->ecn.kmin);
+	WRITE_ONCE(o->ecn.kmax, c->ecn.kmax);
+	WRITE_ONCE(o->ecn.pmax, c->ecn.pmax);
+	WRITE_ONCE(port->headroom, headroom_of(port, o));
+	fcq_switch_update(port);
 }
-EXPORT_SYMBOL_GPL(fcq_port_commit);
+EXPORT_SYMBOL_GPL(fcq_port_apply);
 
-/* Headroom in effect, after a change of the options or of the MTU. RTNL. */
+/* Headroom in effect after a change of the MTU (RTNL). */
 void fcq_port_refresh_headroom(struct fcq_port *port)
 {
 	WRITE_ONCE(port->headroom, headroom_of(port, &port->cfg));
@@ -298,7 +309,7 @@ void fcq_port_reset(struct Qdisc *sch)
 	memset(port->st.backlog, 0, sizeof(port->st.backlog));
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
-	port->tx_free = 0;
+	WRITE_ONCE(port->tx_free, 0);
 	port->xoff_sent = 0;
 	port->refresh_at = U64_MAX;
 	spin_lock_bh(&port->tp_lock);
@@ -351,13 +362,13 @@ static u8 pcp_of(struct sk_buff *skb)
 
 static u8 classify(const struct fcq_port *port, struct sk_buff *skb)
 {
-	switch (READ_ONCE(port->cfg.trust)) {
+	switch (port->cfg.trust) {
 	case FCQ_TRUST_PCP:
 		return pcp_of(skb);
 	case FCQ_TRUST_SKB:
 		return skb->priority & (FCQ_NUM_PRIO - 1);
 	default:
-		return READ_ONCE(port->cfg.dscp_map[dscp_of(skb)]);
+		return port->cfg.dscp_map[dscp_of(skb)];
 	}
 }
 
@@ -382,7 +393,7 @@ static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
 	cb->ctrl = false;
 	cb->scheme = 0;
 
-	if (unlikely(sch->q.qlen >= READ_ONCE(port->cfg.limit)))
+	if (unlikely(sch->q.qlen >= port->cfg.limit))
 		return drop(port, skb, cb->prio, FCQ_DROP_LIMIT,
 			    &port->st.drop_limit, to_free);
 	switch (fcq_switch_admit(port, skb)) {
@@ -449,25 +460,29 @@ EXPORT_SYMBOL_GPL(fcq_port_dequeue);
 int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb)
 {
 	const struct fcq_port_cfg *c = &port->cfg;
+	u8 map[ARRAY_SIZE(c->dscp_map)];
+	int i;
 
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		map[i] = READ_ONCE(c->dscp_map[i]);
 	if (nla_put_u64_64bit(skb, TCA_FCQ_RATE, READ_ONCE(c->rate),
 			      TCA_FCQ_PAD) ||
 	    nla_put_u32(skb, TCA_FCQ_DELAY, READ_ONCE(c->delay)) ||
 	    nla_put_u32(skb, TCA_FCQ_OVERHEAD, READ_ONCE(c->overhead)) ||
-	    nla_put_u32(skb, TCA_FCQ_SWITCH, c->switch_id) ||
+	    nla_put_u32(skb, TCA_FCQ_SWITCH, READ_ONCE(c->switch_id)) ||
 	    nla_put_u8(skb, TCA_FCQ_TRUST, READ_ONCE(c->trust)) ||
-	    nla_put(skb, TCA_FCQ_DSCP_MAP, sizeof(c->dscp_map), c->dscp_map) ||
+	    nla_put(skb, TCA_FCQ_DSCP_MAP, sizeof(map), map) ||
 	    nla_put_u32(skb, TCA_FCQ_LIMIT, READ_ONCE(c->limit)) ||
 	    nla_put_u8(skb, TCA_FCQ_LOSSLESS, READ_ONCE(c->lossless)) ||
 	    nla_put_u32(skb, TCA_FCQ_PAUSE_MAX, READ_ONCE(c->pause_max)) ||
 	    nla_put_u32(skb, TCA_FCQ_BUFFER, fcq_switch_buffer(port)) ||
-	    nla_put_u32(skb, TCA_FCQ_XOFF, c->xoff) ||
-	    nla_put_u32(skb, TCA_FCQ_XON, c->xon) ||
-	    nla_put_u32(skb, TCA_FCQ_ALPHA, c->alpha) ||
-	    nla_put_u32(skb, TCA_FCQ_RESUME_OFFSET, c->resume_offset) ||
-	    nla_put_u32(skb, TCA_FCQ_RESERVE, c->reserve) ||
-	    nla_put_u32(skb, TCA_FCQ_HEADROOM, c->headroom) ||
-	    nla_put_u32(skb, TCA_FCQ_RESPONSE, c->response) ||
+	    nla_put_u32(skb, TCA_FCQ_XOFF, READ_ONCE(c->xoff)) ||
+	    nla_put_u32(skb, TCA_FCQ_XON, READ_ONCE(c->xon)) ||
+	    nla_put_u32(skb, TCA_FCQ_ALPHA, READ_ONCE(c->alpha)) ||
+	    nla_put_u32(skb, TCA_FCQ_RESUME_OFFSET, READ_ONCE(c->resume_offset)) ||
+	    nla_put_u32(skb, TCA_FCQ_RESERVE, READ_ONCE(c->reserve)) ||
+	    nla_put_u32(skb, TCA_FCQ_HEADROOM, READ_ONCE(c->headroom)) ||
+	    nla_put_u32(skb, TCA_FCQ_RESPONSE, READ_ONCE(c->response)) ||
 	    nla_put_u16(skb, TCA_FCQ_PAUSE_QUANTA, READ_ONCE(c->pause_quanta)) ||
 	    nla_put_u32(skb, TCA_FCQ_REFRESH, READ_ONCE(c->refresh)) ||
 	    nla_put_u32(skb, TCA_FCQ_ECN_KMIN, READ_ONCE(c->ecn.kmin)) ||

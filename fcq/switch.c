@@ -102,7 +102,7 @@ static void load_slot(struct fcq_switch *sw, struct fcq_port *port)
 	int i;
 
 	if (c->buffer) {
-		sw->size = c->buffer;
+		WRITE_ONCE(sw->size, c->buffer);
 		for (i = 0; i < sw->nslots; i++)
 			sw->slot[i].cfg.size = sw->size;
 	}

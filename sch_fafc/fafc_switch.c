@@ -202,12 +202,14 @@ static void set_params(struct fafc_params *p, const struct fafc_change *c)
 {
 	const struct fafc_params *s = &c->set;
 
+	/* fafc_switch_prio() reads prio without the lock. */
+	if (c->named & FAFC_NAMED(TCA_FAFC_PRIO))
+		WRITE_ONCE(p->prio, s->prio);
 #define SET(field, attr)					\
 	do {							\
 		if (c->named & FAFC_NAMED(attr))		\
-			WRITE_ONCE(p->field, s->field);		\
+			p->field = s->field;			\
 	} while (0)
-	SET(prio, TCA_FAFC_PRIO);
 	SET(thop, TCA_FAFC_THOP);
 	SET(th_p, TCA_FAFC_TH_P);
 	SET(th_e, TCA_FAFC_TH_E);
@@ -646,7 +648,7 @@ static void trigger(struct fafc_switch *fsw, int e, u64 now)
 
 bool fafc_switch_enqueue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
 {
-	struct fafc_switch *fsw = q->fsw;
+	struct fafc_switch *fsw = READ_ONCE(q->fsw);	/* RTNL writes it */
 	struct fcq_skb_cb *cb = fcq_cb(skb);
 	bool counted;
 
@@ -665,7 +667,7 @@ bool fafc_switch_enqueue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
 
 void fafc_switch_dequeue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
 {
-	struct fafc_switch *fsw = q->fsw;
+	struct fafc_switch *fsw = READ_ONCE(q->fsw);	/* RTNL writes it */
 	struct fcq_skb_cb *cb = fcq_cb(skb);
 	int e = q->port.index;
 	unsigned int res;
@@ -682,7 +684,7 @@ void fafc_switch_dequeue(struct fafc_sched *q, struct sk_buff *skb, u64 now)
 
 void fafc_switch_release(struct fafc_sched *q, struct sk_buff *skb)
 {
-	struct fafc_switch *fsw = q->fsw;
+	struct fafc_switch *fsw = READ_ONCE(q->fsw);	/* RTNL writes it */
 	struct fcq_skb_cb *cb = fcq_cb(skb);
 
 	spin_lock_bh(&fsw->lock);

@@ -114,7 +114,7 @@ static struct sk_buff *fafc_pick(struct fcq_port *port, u64 now, u64 *retry)
 		return __skb_dequeue(&q->fifo[p]);
 
 	skb = fcq_drr_dequeue(&q->drr);
-	if (fcq_cb(skb)->scheme & FAFC_COUNTED && q->fsw)
+	if (fcq_cb(skb)->scheme & FAFC_COUNTED && READ_ONCE(q->fsw))
 		fafc_switch_dequeue(q, skb, now);
 	return skb;
 }
@@ -126,7 +126,7 @@ static struct sk_buff *fafc_flush(struct fcq_port *port)
 	int p;
 
 	if (skb) {
-		if (fcq_cb(skb)->scheme & FAFC_COUNTED && q->fsw)
+		if (fcq_cb(skb)->scheme & FAFC_COUNTED && READ_ONCE(q->fsw))
 			fafc_switch_release(q, skb);
 		return skb;
 	}
@@ -272,8 +272,9 @@ static bool bool_attr(const struct nlattr *attr, bool *dst)
 }
 
 /*
- * Validate every option, then apply the port's own; the switch-wide ones
- * are left in @c for the switch. Nothing changes if anything is invalid.
+ * Validate every option, then apply them in one lock section: the port's
+ * own and, once the port has joined, the switch-wide ones (at init, the
+ * join applies those from @c). Nothing changes if anything is invalid.
  */
 static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
 			     struct fafc_change *c,
@@ -308,11 +309,17 @@ static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
 	if (err)
 		return err;
 
-	fcq_port_commit(&q->port, &cfg);
+	/* One section: no dequeue sees half of it. A joined port's switch
+	 * takes the switch-wide part (a new rate may change T_hop auto);
+	 * at init the join does.
+	 */
 	sch_tree_lock(sch);
+	fcq_port_apply(&q->port, &cfg);
 	WRITE_ONCE(q->drr.quantum, quantum);
 	WRITE_ONCE(q->port.sends_pfc, fallback);
 	WRITE_ONCE(q->cwr, cwr);
+	if (q->fsw)
+		fafc_switch_configure(q, c);
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -327,8 +334,6 @@ static int fafc_change(struct Qdisc *sch, struct nlattr *opt,
 	err = fafc_parse_commit(sch, opt, &c, extack);
 	if (err)
 		return err;
-	/* A new rate may change T_hop auto: the switch re-derives. */
-	fafc_switch_configure(q, &c);
 	fcq_port_kick(&q->port);
 	return 0;
 }
@@ -383,7 +388,7 @@ static int fafc_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	int ret;
 
 	/* Alg. 3: a paused host slows down; TCP by one CWR per pause. */
-	if (READ_ONCE(q->cwr) && !skb->skb_iif) {
+	if (q->cwr && !skb->skb_iif) {
 		seen = READ_ONCE(q->port.pauses_rx);
 		signal = seen != q->cwr_seen;
 	}

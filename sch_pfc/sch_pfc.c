@@ -198,11 +198,13 @@ static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
 				     FCQ_DRR_LOCAL_MAX);
 	}
 
-	fcq_port_commit(&q->port, &cfg);
+	/* One section: no dequeue sees half of it. */
 	sch_tree_lock(sch);
+	fcq_port_apply(&q->port, &cfg);
 	if (tb[TCA_PFC_STRICT])
-		q->ets.strict = nla_get_u8(tb[TCA_PFC_STRICT]);
-	memcpy(q->ets.quantum, quanta, sizeof(quanta));
+		WRITE_ONCE(q->ets.strict, nla_get_u8(tb[TCA_PFC_STRICT]));
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		WRITE_ONCE(q->ets.quantum[p], quanta[p]);
 	set_sched(q, sched);
 	sch_tree_unlock(sch);
 	return 0;
@@ -231,15 +233,18 @@ static int pfc_init(struct Qdisc *sch, struct nlattr *opt,
 static int pfc_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct pfc_sched *q = qdisc_priv(sch);
+	u32 quanta[FCQ_NUM_PRIO];
 	struct nlattr *opts;
+	int p;
 
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		quanta[p] = READ_ONCE(q->ets.quantum[p]);
 	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
 	if (fcq_port_dump(&q->port, skb) ||
 	    nla_put_u8(skb, TCA_PFC_STRICT, READ_ONCE(q->ets.strict)) ||
-	    nla_put(skb, TCA_PFC_QUANTA, sizeof(q->ets.quantum),
-		    q->ets.quantum) ||
+	    nla_put(skb, TCA_PFC_QUANTA, sizeof(quanta), quanta) ||
 	    nla_put_u8(skb, TCA_PFC_SCHED, READ_ONCE(q->sched)))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
