@@ -95,6 +95,8 @@ struct fcq_scheme_ops {
 	struct sk_buff *(*pick)(struct fcq_port *port, u64 now, u64 *retry);
 	/* Unlink and return any queued data packet (reset, teardown). */
 	struct sk_buff *(*flush)(struct fcq_port *port);
+	/* Put the scheme's options in the open TCA_FCQ_SCHEME nest. */
+	int (*dump)(struct fcq_port *port, struct sk_buff *skb);
 	/* Optional: put the scheme's xstats in TCA_FCQ_STATS_SCHEME. */
 	int (*dump_stats)(struct fcq_port *port, struct sk_buff *skb);
 };
@@ -219,41 +221,13 @@ static inline bool fcq_port_paused(const struct fcq_port *port, u8 prio,
 	return now < READ_ONCE(port->pause[prio].until);
 }
 
-/*
- * The netlink policy of the port attributes, for the scheme's policy array:
- * static const struct nla_policy x_policy[TCA_X_MAX + 1] = {
- *	FCQ_PORT_POLICY, [TCA_X_FOO] = ..., };
- * Values are range-checked by fcq_port_parse(), which names the option.
- */
-#define FCQ_PORT_POLICY							\
-	[TCA_FCQ_RATE] = { .type = NLA_U64 },				\
-	[TCA_FCQ_DELAY] = { .type = NLA_U32 },				\
-	[TCA_FCQ_OVERHEAD] = { .type = NLA_U32 },			\
-	[TCA_FCQ_SWITCH] = { .type = NLA_U32 },				\
-	[TCA_FCQ_TRUST] = { .type = NLA_U8 },				\
-	[TCA_FCQ_DSCP_MAP] = NLA_POLICY_EXACT_LEN(64),			\
-	[TCA_FCQ_LIMIT] = { .type = NLA_U32 },				\
-	[TCA_FCQ_LOSSLESS] = { .type = NLA_U8 },			\
-	[TCA_FCQ_PAUSE_MAX] = { .type = NLA_U32 },			\
-	[TCA_FCQ_BUFFER] = { .type = NLA_U32 },				\
-	[TCA_FCQ_XOFF] = { .type = NLA_U32 },				\
-	[TCA_FCQ_XON] = { .type = NLA_U32 },				\
-	[TCA_FCQ_ALPHA] = { .type = NLA_U32 },				\
-	[TCA_FCQ_RESUME_OFFSET] = { .type = NLA_U32 },			\
-	[TCA_FCQ_RESERVE] = { .type = NLA_U32 },			\
-	[TCA_FCQ_HEADROOM] = { .type = NLA_U32 },			\
-	[TCA_FCQ_RESPONSE] = { .type = NLA_U32 },			\
-	[TCA_FCQ_PAUSE_QUANTA] = { .type = NLA_U16 },			\
-	[TCA_FCQ_REFRESH] = { .type = NLA_U32 },			\
-	[TCA_FCQ_ECN_KMIN] = { .type = NLA_U32 },			\
-	[TCA_FCQ_ECN_KMAX] = { .type = NLA_U32 },			\
-	[TCA_FCQ_ECN_PMAX] = { .type = NLA_U32 }
-
 /* port.c: a scheme's qdisc operations are these plus its own options */
 int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 		  struct netlink_ext_ack *extack);
-int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
-		   struct fcq_port_cfg *cfg, struct netlink_ext_ack *extack);
+int fcq_port_parse(struct fcq_port *port, struct nlattr *opt,
+		   const struct nla_policy *policy, unsigned int maxtype,
+		   struct nlattr **tb, struct fcq_port_cfg *cfg,
+		   struct netlink_ext_ack *extack);
 void fcq_port_apply(struct fcq_port *port, const struct fcq_port_cfg *cfg);
 void fcq_port_refresh_headroom(struct fcq_port *port);
 void fcq_port_kick(struct fcq_port *port);
@@ -263,7 +237,7 @@ void fcq_port_reset(struct Qdisc *sch);
 int fcq_port_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		     struct sk_buff **to_free);
 struct sk_buff *fcq_port_dequeue(struct Qdisc *sch);
-int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb);
+int fcq_port_dump(struct Qdisc *sch, struct sk_buff *skb);
 int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d);
 
 /* link.c */
@@ -339,26 +313,40 @@ void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
 
 /* Option parsing, shared by the schemes. */
 
-/* Read an optional u32 option into @dst unless it is outside [lo, hi]. */
-static inline bool fcq_out_of_range(const struct nlattr *attr, u32 lo, u32 hi,
-				    u32 *dst)
+/*
+ * Store an optional u32 in *@dst if it lies in [@lo, @hi]: 0 when stored
+ * or absent, -EINVAL when out of range (nothing stored).
+ */
+static inline int fcq_u32_take(const struct nlattr *attr, u32 lo, u32 hi,
+			       u32 *dst)
 {
 	u32 v;
 
 	if (!attr)
-		return false;
+		return 0;
 	v = nla_get_u32(attr);
 	if (v < lo || v > hi)
-		return true;
+		return -EINVAL;
 	*dst = v;
-	return false;
+	return 0;
 }
 
 /*
- * -EINVAL with @msg on @attr, for the `extack` in scope. extack messages
- * must be literals: this keeps each next to its check.
+ * An option that carries a unit (bytes, ns, a Q16 fraction), whose range
+ * a policy cannot put in the user's terms: fcq_u32_take(), and on -EINVAL
+ * @msg on @attr in @extack. @msg names the option and its range, e.g.
+ * "delay must be at most 1s". Options without a unit (enums, flags,
+ * booleans, priorities) are checked by their policy instead. A macro
+ * because extack messages must be string literals.
  */
-#define fcq_range_err(attr, msg) \
-	({ NL_SET_ERR_MSG_ATTR(extack, attr, msg); -EINVAL; })
+#define fcq_get_u32(attr, lo, hi, dst, msg, extack)			\
+	({								\
+		const struct nlattr *__attr = (attr);			\
+		int __err = fcq_u32_take(__attr, lo, hi, dst);		\
+									\
+		if (__err)						\
+			NL_SET_ERR_MSG_ATTR(extack, __attr, msg);	\
+		__err;							\
+	})
 
 #endif /* FCQ_FCQ_H */

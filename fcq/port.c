@@ -60,114 +60,165 @@ static u32 headroom_of(const struct fcq_port *port,
 				ETH_ZLEN + c->overhead, c->response);
 }
 
-/*
- * Validate the port options in @tb on top of the port's current
- * configuration, into @c. Nothing changes until fcq_port_apply().
- */
-int fcq_port_parse(struct fcq_port *port, struct nlattr **tb,
-		   struct fcq_port_cfg *c, struct netlink_ext_ack *extack)
-{
-	u32 sw;
+static const struct nla_policy fcq_dscp_policy[TCA_FCQ_DSCP_MAX + 1] = {
+	[TCA_FCQ_DSCP_PRIO] = NLA_POLICY_MAX(NLA_U8, FCQ_NUM_PRIO - 1),
+};
 
+/* TCA_OPTIONS: ranges with units are checked in fcq_port_parse(). */
+static const struct nla_policy fcq_port_policy[TCA_FCQ_MAX + 1] = {
+	[TCA_FCQ_RATE] = { .type = NLA_U64 },
+	[TCA_FCQ_DELAY] = { .type = NLA_U32 },
+	[TCA_FCQ_OVERHEAD] = { .type = NLA_U32 },
+	[TCA_FCQ_SWITCH] = { .type = NLA_U32 },
+	[TCA_FCQ_TRUST] = NLA_POLICY_MAX(NLA_U8, FCQ_TRUST_SKB),
+	[TCA_FCQ_DSCP_MAP] = NLA_POLICY_NESTED(fcq_dscp_policy),
+	[TCA_FCQ_LIMIT] = { .type = NLA_U32 },
+	[TCA_FCQ_LOSSLESS] = { .type = NLA_U8 },
+	[TCA_FCQ_PAUSE_MAX] = { .type = NLA_U32 },
+	[TCA_FCQ_BUFFER] = { .type = NLA_U32 },
+	[TCA_FCQ_XOFF] = { .type = NLA_U32 },
+	[TCA_FCQ_XON] = { .type = NLA_U32 },
+	[TCA_FCQ_ALPHA] = { .type = NLA_U32 },
+	[TCA_FCQ_RESUME_OFFSET] = { .type = NLA_U32 },
+	[TCA_FCQ_RESERVE] = { .type = NLA_U32 },
+	[TCA_FCQ_HEADROOM] = { .type = NLA_U32 },
+	[TCA_FCQ_RESPONSE] = { .type = NLA_U32 },
+	[TCA_FCQ_PAUSE_QUANTA] = NLA_POLICY_MIN(NLA_U16, 1),
+	[TCA_FCQ_REFRESH] = { .type = NLA_U32 },
+	[TCA_FCQ_ECN_KMIN] = { .type = NLA_U32 },
+	[TCA_FCQ_ECN_KMAX] = { .type = NLA_U32 },
+	[TCA_FCQ_ECN_PMAX] = { .type = NLA_U32 },
+	[TCA_FCQ_SCHEME] = { .type = NLA_NESTED },
+};
+
+/* The DSCPs a TCA_FCQ_DSCP_MAP names, in order (the policy checked each). */
+static int parse_dscp_map(const struct nlattr *nest, u8 *map,
+			  struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a;
+	int rem, i = 0;
+
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) != TCA_FCQ_DSCP_PRIO)
+			continue;
+		if (i == 64) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "dscp_map has 64 DSCPs");
+			return -EINVAL;
+		}
+		map[i++] = nla_get_u8(a);
+	}
+	return 0;
+}
+
+/*
+ * Parse TCA_OPTIONS @opt (may be NULL): the port options on top of the
+ * port's current configuration into @c, and the scheme's own, nested in
+ * TCA_FCQ_SCHEME, into @tb (@maxtype + 1 entries) under @policy. Nothing
+ * changes until fcq_port_apply().
+ */
+int fcq_port_parse(struct fcq_port *port, struct nlattr *opt,
+		   const struct nla_policy *policy, unsigned int maxtype,
+		   struct nlattr **tb, struct fcq_port_cfg *c,
+		   struct netlink_ext_ack *extack)
+{
+	struct nlattr *pt[TCA_FCQ_MAX + 1] = { NULL };
+	int err;
+
+	memset(tb, 0, (maxtype + 1) * sizeof(*tb));
 	*c = port->cfg;
 	c->buffer = 0;	/* switch-wide: only a change that names it sets it */
-	if (tb[TCA_FCQ_RATE]) {
-		c->rate = nla_get_u64(tb[TCA_FCQ_RATE]);
+	if (!opt)
+		return 0;
+	err = nla_parse_nested(pt, TCA_FCQ_MAX, opt, fcq_port_policy, extack);
+	if (err)
+		return err;
+	if (pt[TCA_FCQ_SCHEME]) {
+		err = nla_parse_nested(tb, maxtype, pt[TCA_FCQ_SCHEME], policy,
+				       extack);
+		if (err)
+			return err;
+	}
+
+	if (pt[TCA_FCQ_RATE]) {
+		c->rate = nla_get_u64(pt[TCA_FCQ_RATE]);
 		if (c->rate < FCQ_RATE_MIN || c->rate > FCQ_RATE_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_RATE],
+			NL_SET_ERR_MSG_ATTR(extack, pt[TCA_FCQ_RATE],
 					    "rate must be between 1kbit and 400gbit");
 			return -EINVAL;
 		}
 	}
-	if (tb[TCA_FCQ_SWITCH]) {
-		sw = nla_get_u32(tb[TCA_FCQ_SWITCH]);
+	if (pt[TCA_FCQ_SWITCH]) {
+		u32 sw = nla_get_u32(pt[TCA_FCQ_SWITCH]);
+
 		if (port->sw && sw != c->switch_id) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_SWITCH],
+			NL_SET_ERR_MSG_ATTR(extack, pt[TCA_FCQ_SWITCH],
 					    "switch cannot change; delete and add the qdisc");
 			return -EOPNOTSUPP;
 		}
 		c->switch_id = sw;
 	}
-	if (tb[TCA_FCQ_TRUST]) {
-		c->trust = nla_get_u8(tb[TCA_FCQ_TRUST]);
-		if (c->trust > FCQ_TRUST_SKB) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_TRUST],
-					    "trust must be dscp, pcp or skb");
-			return -EINVAL;
-		}
+	if (pt[TCA_FCQ_TRUST])
+		c->trust = nla_get_u8(pt[TCA_FCQ_TRUST]);
+	if (pt[TCA_FCQ_DSCP_MAP]) {
+		err = parse_dscp_map(pt[TCA_FCQ_DSCP_MAP], c->dscp_map, extack);
+		if (err)
+			return err;
 	}
-	if (tb[TCA_FCQ_DSCP_MAP]) {
-		const u8 *map = nla_data(tb[TCA_FCQ_DSCP_MAP]);
-		int i;
+	if (pt[TCA_FCQ_LOSSLESS])
+		c->lossless = nla_get_u8(pt[TCA_FCQ_LOSSLESS]);
+	if (pt[TCA_FCQ_PAUSE_QUANTA])
+		c->pause_quanta = nla_get_u16(pt[TCA_FCQ_PAUSE_QUANTA]);
 
-		for (i = 0; i < 64; i++) {
-			if (map[i] >= FCQ_NUM_PRIO) {
-				NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_DSCP_MAP],
-						    "dscp_map priorities must be 0..7");
-				return -EINVAL;
-			}
-		}
-		memcpy(c->dscp_map, map, 64);
+	err = fcq_get_u32(pt[TCA_FCQ_DELAY], 0, FCQ_TIME_MAX, &c->delay,
+			  "delay must be at most 1s", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_OVERHEAD], 0, 256, &c->overhead,
+			  "overhead must be 0..256 bytes", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_LIMIT], 1, FCQ_LIMIT_MAX, &c->limit,
+			  "limit must be 1..1000000 packets", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_PAUSE_MAX], 0, FCQ_LONG_MAX, &c->pause_max,
+			  "pause_max must be at most 4s", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_BUFFER], FCQ_BUFFER_MIN, FCQ_BUFFER_MAX,
+			  &c->buffer, "buffer must be 16KiB..2GiB", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_XOFF], 0, FCQ_BUFFER_MAX, &c->xoff,
+			  "xoff must be at most 2GiB", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_XON], 0, FCQ_BUFFER_MAX, &c->xon,
+			  "xon must be at most 2GiB", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_ALPHA], 1, 64 * FCQ_ALPHA_ONE, &c->alpha,
+			  "alpha must be in (0, 64]", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_RESUME_OFFSET], 0, FCQ_BUFFER_MAX,
+			  &c->resume_offset,
+			  "resume_offset must be at most 2GiB", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_RESERVE], 0, 1 << 20, &c->reserve,
+			  "reserve must be at most 1MiB", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_HEADROOM], 0, FCQ_BUFFER_MAX / 4,
+			  &c->headroom, "headroom must be at most 512MiB",
+			  extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_RESPONSE], 0, FCQ_TIME_MAX, &c->response,
+			  "response must be at most 1s", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_REFRESH], 0, FCQ_LONG_MAX, &c->refresh,
+			  "refresh must be at most 4s", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_ECN_KMIN], 0, FCQ_BUFFER_MAX, &c->ecn.kmin,
+			  "ecn kmin must be at most 2GiB", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_ECN_KMAX], 0, FCQ_BUFFER_MAX, &c->ecn.kmax,
+			  "ecn kmax must be at most 2GiB", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_ECN_PMAX], 0, FCQ_ECN_PROB_ONE,
+			  &c->ecn.pmax, "ecn pmax must be in [0, 1]", extack);
+	if (err)
+		return err;
+
+	if (c->ecn.kmax && c->ecn.kmin > c->ecn.kmax) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    pt[TCA_FCQ_ECN_KMIN] ?: pt[TCA_FCQ_ECN_KMAX],
+				    "ecn kmin must not exceed kmax");
+		return -EINVAL;
 	}
-	if (tb[TCA_FCQ_LOSSLESS])
-		c->lossless = nla_get_u8(tb[TCA_FCQ_LOSSLESS]);
-	if (tb[TCA_FCQ_PAUSE_QUANTA]) {
-		c->pause_quanta = nla_get_u16(tb[TCA_FCQ_PAUSE_QUANTA]);
-		if (!c->pause_quanta) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_PAUSE_QUANTA],
-					    "pause_quanta must be 1..65535");
-			return -EINVAL;
-		}
-	}
-
-	if (fcq_out_of_range(tb[TCA_FCQ_DELAY], 0, FCQ_TIME_MAX, &c->delay))
-		return fcq_range_err(tb[TCA_FCQ_DELAY], "delay must be at most 1s");
-	if (fcq_out_of_range(tb[TCA_FCQ_OVERHEAD], 0, 256, &c->overhead))
-		return fcq_range_err(tb[TCA_FCQ_OVERHEAD], "overhead must be 0..256 bytes");
-	if (fcq_out_of_range(tb[TCA_FCQ_LIMIT], 1, FCQ_LIMIT_MAX, &c->limit))
-		return fcq_range_err(tb[TCA_FCQ_LIMIT], "limit must be 1..1000000 packets");
-	if (fcq_out_of_range(tb[TCA_FCQ_PAUSE_MAX], 0, FCQ_LONG_MAX, &c->pause_max))
-		return fcq_range_err(tb[TCA_FCQ_PAUSE_MAX], "pause_max must be at most 4s");
-	if (fcq_out_of_range(tb[TCA_FCQ_BUFFER], FCQ_BUFFER_MIN, FCQ_BUFFER_MAX,
-			 &c->buffer))
-		return fcq_range_err(tb[TCA_FCQ_BUFFER], "buffer must be 16KiB..2GiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_XOFF], 0, FCQ_BUFFER_MAX, &c->xoff))
-		return fcq_range_err(tb[TCA_FCQ_XOFF], "xoff must be at most 2GiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_XON], 0, FCQ_BUFFER_MAX, &c->xon))
-		return fcq_range_err(tb[TCA_FCQ_XON], "xon must be at most 2GiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_ALPHA], 1, 64 * FCQ_ALPHA_ONE, &c->alpha))
-		return fcq_range_err(tb[TCA_FCQ_ALPHA], "alpha must be in (0, 64]");
-	if (fcq_out_of_range(tb[TCA_FCQ_RESUME_OFFSET], 0, FCQ_BUFFER_MAX,
-			 &c->resume_offset))
-		return fcq_range_err(tb[TCA_FCQ_RESUME_OFFSET],
-				 "resume_offset must be at most 2GiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_RESERVE], 0, 1 << 20, &c->reserve))
-		return fcq_range_err(tb[TCA_FCQ_RESERVE], "reserve must be at most 1MiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_HEADROOM], 0, FCQ_BUFFER_MAX / 4,
-			 &c->headroom))
-		return fcq_range_err(tb[TCA_FCQ_HEADROOM],
-				 "headroom must be at most 512MiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_RESPONSE], 0, FCQ_TIME_MAX, &c->response))
-		return fcq_range_err(tb[TCA_FCQ_RESPONSE], "response must be at most 1s");
-	if (fcq_out_of_range(tb[TCA_FCQ_REFRESH], 0, FCQ_LONG_MAX, &c->refresh))
-		return fcq_range_err(tb[TCA_FCQ_REFRESH], "refresh must be at most 4s");
-	if (fcq_out_of_range(tb[TCA_FCQ_ECN_KMIN], 0, FCQ_BUFFER_MAX, &c->ecn.kmin))
-		return fcq_range_err(tb[TCA_FCQ_ECN_KMIN], "ecn kmin must be at most 2GiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_ECN_KMAX], 0, FCQ_BUFFER_MAX, &c->ecn.kmax))
-		return fcq_range_err(tb[TCA_FCQ_ECN_KMAX], "ecn kmax must be at most 2GiB");
-	if (fcq_out_of_range(tb[TCA_FCQ_ECN_PMAX], 0, FCQ_ECN_PROB_ONE, &c->ecn.pmax))
-		return fcq_range_err(tb[TCA_FCQ_ECN_PMAX], "ecn pmax must be in [0, 1]");
-	if (c->ecn.kmax && c->ecn.kmin > c->ecn.kmax)
-		return fcq_range_err(tb[TCA_FCQ_ECN_KMIN] ?: tb[TCA_FCQ_ECN_KMAX],
-				 "ecn kmin must not exceed kmax");
-
 	if (c->xoff && c->xon >= c->xoff) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_XON] ?: tb[TCA_FCQ_XOFF],
+		NL_SET_ERR_MSG_ATTR(extack, pt[TCA_FCQ_XON] ?: pt[TCA_FCQ_XOFF],
 				    "xon must be below xoff");
 		return -EINVAL;
 	}
-	if (!c->xoff && tb[TCA_FCQ_XON] && c->xon) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FCQ_XON],
+	if (!c->xoff && pt[TCA_FCQ_XON] && c->xon) {
+		NL_SET_ERR_MSG_ATTR(extack, pt[TCA_FCQ_XON],
 				    "xon needs a static xoff (dynamic thresholds use resume_offset)");
 		return -EINVAL;
 	}
@@ -456,8 +507,22 @@ struct sk_buff *fcq_port_dequeue(struct Qdisc *sch)
 }
 EXPORT_SYMBOL_GPL(fcq_port_dequeue);
 
+static int put_dscp_map(struct sk_buff *skb, const u8 *map)
+{
+	struct nlattr *nest = nla_nest_start(skb, TCA_FCQ_DSCP_MAP);
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < 64; i++)
+		if (nla_put_u8(skb, TCA_FCQ_DSCP_PRIO, map[i]))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /* Put the port options into an open TCA_OPTIONS nest. */
-int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb)
+static int dump_port_opts(struct fcq_port *port, struct sk_buff *skb)
 {
 	const struct fcq_port_cfg *c = &port->cfg;
 	u8 map[ARRAY_SIZE(c->dscp_map)];
@@ -471,7 +536,7 @@ int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_FCQ_OVERHEAD, READ_ONCE(c->overhead)) ||
 	    nla_put_u32(skb, TCA_FCQ_SWITCH, READ_ONCE(c->switch_id)) ||
 	    nla_put_u8(skb, TCA_FCQ_TRUST, READ_ONCE(c->trust)) ||
-	    nla_put(skb, TCA_FCQ_DSCP_MAP, sizeof(map), map) ||
+	    put_dscp_map(skb, map) ||
 	    nla_put_u32(skb, TCA_FCQ_LIMIT, READ_ONCE(c->limit)) ||
 	    nla_put_u8(skb, TCA_FCQ_LOSSLESS, READ_ONCE(c->lossless)) ||
 	    nla_put_u32(skb, TCA_FCQ_PAUSE_MAX, READ_ONCE(c->pause_max)) ||
@@ -490,6 +555,28 @@ int fcq_port_dump(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_FCQ_ECN_PMAX, READ_ONCE(c->ecn.pmax)))
 		return -EMSGSIZE;
 	return 0;
+}
+
+/* Qdisc_ops.dump: the port options, and the scheme's in TCA_FCQ_SCHEME. */
+int fcq_port_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct fcq_port *port = fcq_port(sch);
+	struct nlattr *opts, *own;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (dump_port_opts(port, skb))
+		goto fail;
+	own = nla_nest_start(skb, TCA_FCQ_SCHEME);
+	if (!own || port->ops->dump(port, skb))
+		goto fail;
+	nla_nest_end(skb, own);
+	return nla_nest_end(skb, opts);
+
+fail:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
 }
 EXPORT_SYMBOL_GPL(fcq_port_dump);
 

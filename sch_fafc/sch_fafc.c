@@ -37,12 +37,12 @@
 #define FAFC_QUANTUM_MAX	(1 << 20)
 #define FAFC_BYTES_MAX		(1U << 31)
 
+/* In TCA_FCQ_SCHEME; values with a unit are checked by hand. */
 static const struct nla_policy fafc_policy[TCA_FAFC_MAX + 1] = {
-	FCQ_PORT_POLICY,
 	[TCA_FAFC_QUANTUM] = { .type = NLA_U32 },
-	[TCA_FAFC_FALLBACK] = { .type = NLA_U8 },
-	[TCA_FAFC_CWR] = { .type = NLA_U8 },
-	[TCA_FAFC_PRIO] = { .type = NLA_U8 },
+	[TCA_FAFC_FALLBACK] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_FAFC_CWR] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_FAFC_PRIO] = NLA_POLICY_MAX(NLA_U8, FCQ_NUM_PRIO - 1),
 	[TCA_FAFC_THOP] = { .type = NLA_U32 },
 	[TCA_FAFC_TH_P] = { .type = NLA_U32 },
 	[TCA_FAFC_TH_E] = { .type = NLA_U32 },
@@ -52,9 +52,9 @@ static const struct nla_policy fafc_policy[TCA_FAFC_MAX + 1] = {
 	[TCA_FAFC_FDEC] = { .type = NLA_U32 },
 	[TCA_FAFC_DEC_WIN] = { .type = NLA_U32 },
 	[TCA_FAFC_HORIZON] = { .type = NLA_U32 },
-	[TCA_FAFC_SOLVER] = { .type = NLA_U8 },
-	[TCA_FAFC_FRAME] = { .type = NLA_U8 },
-	[TCA_FAFC_FLAGS] = NLA_POLICY_EXACT_LEN(sizeof(struct nla_bitfield32)),
+	[TCA_FAFC_SOLVER] = NLA_POLICY_MAX(NLA_U8, FAFC_SOLVER_USER),
+	[TCA_FAFC_FRAME] = NLA_POLICY_MAX(NLA_U8, FAFC_FRAME_FCQ),
+	[TCA_FAFC_FLAGS] = NLA_POLICY_BITFIELD32(FAFC_FL_ALL),
 };
 
 static struct fafc_sched *fafc_of(struct fcq_port *port)
@@ -185,10 +185,40 @@ static int fafc_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	return put_counters(skb, &v, READ_ONCE(q->cwr_signals));
 }
 
+static int fafc_dump(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct fafc_sched *q = fafc_of(port);
+	struct nla_bitfield32 fl;
+	struct fafc_params p;
+
+	fafc_switch_params(q, &p);
+	fl.value = p.flags;
+	fl.selector = FAFC_FL_ALL;
+	if (nla_put_u32(skb, TCA_FAFC_QUANTUM, READ_ONCE(q->drr.quantum)) ||
+	    nla_put_u8(skb, TCA_FAFC_FALLBACK, READ_ONCE(q->port.sends_pfc)) ||
+	    nla_put_u8(skb, TCA_FAFC_CWR, READ_ONCE(q->cwr)) ||
+	    nla_put_u8(skb, TCA_FAFC_PRIO, p.prio) ||
+	    nla_put_u32(skb, TCA_FAFC_THOP, p.thop) ||
+	    nla_put_u32(skb, TCA_FAFC_TH_P, p.th_p) ||
+	    nla_put_u32(skb, TCA_FAFC_TH_E, p.th_e) ||
+	    nla_put_u32(skb, TCA_FAFC_TH_C, p.th_c) ||
+	    nla_put_u32(skb, TCA_FAFC_ALPHA, p.alpha) ||
+	    nla_put_u32(skb, TCA_FAFC_BETA, p.beta) ||
+	    nla_put_u32(skb, TCA_FAFC_FDEC, p.fdec) ||
+	    nla_put_u32(skb, TCA_FAFC_DEC_WIN, p.dec_win) ||
+	    nla_put_u32(skb, TCA_FAFC_HORIZON, p.horizon) ||
+	    nla_put_u8(skb, TCA_FAFC_SOLVER, p.solver) ||
+	    nla_put_u8(skb, TCA_FAFC_FRAME, p.frame) ||
+	    nla_put(skb, TCA_FAFC_FLAGS, sizeof(fl), &fl))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static const struct fcq_scheme_ops fafc_ops = {
 	.queue = fafc_queue,
 	.pick = fafc_pick,
 	.flush = fafc_flush,
+	.dump = fafc_dump,
 	.dump_stats = fafc_dump_stats,
 };
 
@@ -199,76 +229,51 @@ static int parse_switch(struct nlattr **tb, struct fafc_change *c,
 			struct netlink_ext_ack *extack)
 {
 	struct fafc_params *s = &c->set;
-	struct nla_bitfield32 fl;
-	u32 v;
-	int a;
+	int a, err;
 
 	memset(c, 0, sizeof(*c));
 	for (a = TCA_FAFC_PRIO; a < TCA_FAFC_FLAGS; a++)
 		if (tb[a])
 			c->named |= FAFC_NAMED(a);
-	if (tb[TCA_FAFC_PRIO]) {
+	/* The policy checked the enums, the priority and the flags. */
+	if (tb[TCA_FAFC_PRIO])
 		s->prio = nla_get_u8(tb[TCA_FAFC_PRIO]);
-		if (s->prio >= FCQ_NUM_PRIO)
-			return fcq_range_err(tb[TCA_FAFC_PRIO], "prio must be 0..7");
-	}
-	if (fcq_out_of_range(tb[TCA_FAFC_THOP], 0, FAFC_THOP_MAX, &s->thop) ||
-	    (s->thop && s->thop < FAFC_THOP_MIN))
-		return fcq_range_err(tb[TCA_FAFC_THOP],
-				 "thop must be 1us..100ms, or 0 (auto)");
-	if (fcq_out_of_range(tb[TCA_FAFC_TH_P], 1, FAFC_BYTES_MAX, &s->th_p))
-		return fcq_range_err(tb[TCA_FAFC_TH_P], "th_p must be 1 byte..2GiB");
-	if (fcq_out_of_range(tb[TCA_FAFC_TH_E], 0, FAFC_BYTES_MAX, &s->th_e))
-		return fcq_range_err(tb[TCA_FAFC_TH_E], "th_e must be at most 2GiB");
-	if (fcq_out_of_range(tb[TCA_FAFC_TH_C], 0, FAFC_BYTES_MAX, &s->th_c))
-		return fcq_range_err(tb[TCA_FAFC_TH_C], "th_c must be at most 2GiB");
-	if (fcq_out_of_range(tb[TCA_FAFC_ALPHA], 1, FAFC_ONE, &s->alpha))
-		return fcq_range_err(tb[TCA_FAFC_ALPHA], "holt_alpha must be in (0, 1]");
-	if (fcq_out_of_range(tb[TCA_FAFC_BETA], 1, FAFC_ONE, &s->beta))
-		return fcq_range_err(tb[TCA_FAFC_BETA], "holt_beta must be in (0, 1]");
-	if (fcq_out_of_range(tb[TCA_FAFC_FDEC], 1, FAFC_ONE, &s->fdec))
-		return fcq_range_err(tb[TCA_FAFC_FDEC], "fdec must be in (0, 1]");
-	if (fcq_out_of_range(tb[TCA_FAFC_DEC_WIN], 0, 1000, &s->dec_win))
-		return fcq_range_err(tb[TCA_FAFC_DEC_WIN],
-				 "dec_win must be 0..1000 T_hop");
-	if (fcq_out_of_range(tb[TCA_FAFC_HORIZON], 0, 100, &s->horizon))
-		return fcq_range_err(tb[TCA_FAFC_HORIZON],
-				 "horizon must be 0..100 T_hop");
-	if (tb[TCA_FAFC_SOLVER]) {
+	if (tb[TCA_FAFC_SOLVER])
 		s->solver = nla_get_u8(tb[TCA_FAFC_SOLVER]);
-		if (s->solver > FAFC_SOLVER_USER)
-			return fcq_range_err(tb[TCA_FAFC_SOLVER],
-					 "solver must be kernel or user");
-	}
-	if (tb[TCA_FAFC_FRAME]) {
+	if (tb[TCA_FAFC_FRAME])
 		s->frame = nla_get_u8(tb[TCA_FAFC_FRAME]);
-		if (s->frame > FAFC_FRAME_FCQ)
-			return fcq_range_err(tb[TCA_FAFC_FRAME],
-					 "frame must be pfc or fcq");
-	}
 	if (tb[TCA_FAFC_FLAGS]) {
-		memcpy(&fl, nla_data(tb[TCA_FAFC_FLAGS]), sizeof(fl));
-		v = fl.selector | fl.value;
-		if (v & ~FAFC_FL_ALL)
-			return fcq_range_err(tb[TCA_FAFC_FLAGS],
-					 "flags has unknown bits");
+		struct nla_bitfield32 fl = nla_get_bitfield32(tb[TCA_FAFC_FLAGS]);
+
 		s->flags = fl.value & fl.selector;
 		c->flags_sel = fl.selector;
 	}
+	err = fcq_get_u32(tb[TCA_FAFC_THOP], 0, FAFC_THOP_MAX, &s->thop,
+			  "thop must be 1us..100ms, or 0 (auto)", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_TH_P], 1, FAFC_BYTES_MAX, &s->th_p,
+			  "th_p must be 1 byte..2GiB", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_TH_E], 0, FAFC_BYTES_MAX, &s->th_e,
+			  "th_e must be at most 2GiB", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_TH_C], 0, FAFC_BYTES_MAX, &s->th_c,
+			  "th_c must be at most 2GiB", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_ALPHA], 1, FAFC_ONE, &s->alpha,
+			  "holt_alpha must be in (0, 1]", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_BETA], 1, FAFC_ONE, &s->beta,
+			  "holt_beta must be in (0, 1]", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_FDEC], 1, FAFC_ONE, &s->fdec,
+			  "fdec must be in (0, 1]", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_DEC_WIN], 0, 1000, &s->dec_win,
+			  "dec_win must be 0..1000 T_hop", extack) ?:
+	      fcq_get_u32(tb[TCA_FAFC_HORIZON], 0, 100, &s->horizon,
+			  "horizon must be 0..100 T_hop", extack);
+	if (err)
+		return err;
+	if (s->thop && s->thop < FAFC_THOP_MIN) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_FAFC_THOP],
+				    "thop must be 1us..100ms, or 0 (auto)");
+		return -EINVAL;
+	}
 	return 0;
-}
-
-static bool bool_attr(const struct nlattr *attr, bool *dst)
-{
-	u8 v;
-
-	if (!attr)
-		return false;
-	v = nla_get_u8(attr);
-	if (v > 1)
-		return true;
-	*dst = v;
-	return false;
 }
 
 /*
@@ -281,30 +286,25 @@ static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
 			     struct netlink_ext_ack *extack)
 {
 	struct fafc_sched *q = qdisc_priv(sch);
-	struct nlattr *tb[TCA_FAFC_MAX + 1] = { NULL };
+	struct nlattr *tb[TCA_FAFC_MAX + 1];
 	bool fallback = q->port.sends_pfc, cwr = q->cwr;
 	u32 quantum = q->drr.quantum;
 	struct fcq_port_cfg cfg;
 	int err;
 
-	if (opt) {
-		err = nla_parse_nested(tb, TCA_FAFC_MAX, opt, fafc_policy,
-				       extack);
-		if (err < 0)
-			return err;
-	}
-	err = fcq_port_parse(&q->port, tb, &cfg, extack);
+	err = fcq_port_parse(&q->port, opt, fafc_policy, TCA_FAFC_MAX, tb, &cfg,
+			     extack);
 	if (err)
 		return err;
-	if (fcq_out_of_range(tb[TCA_FAFC_QUANTUM], FAFC_QUANTUM_MIN,
-			 FAFC_QUANTUM_MAX, &quantum))
-		return fcq_range_err(tb[TCA_FAFC_QUANTUM],
-				 "quantum must be 64..1048576 bytes");
-	if (bool_attr(tb[TCA_FAFC_FALLBACK], &fallback))
-		return fcq_range_err(tb[TCA_FAFC_FALLBACK],
-				 "fallback must be on (1) or off (0)");
-	if (bool_attr(tb[TCA_FAFC_CWR], &cwr))
-		return fcq_range_err(tb[TCA_FAFC_CWR], "cwr must be on (1) or off (0)");
+	err = fcq_get_u32(tb[TCA_FAFC_QUANTUM], FAFC_QUANTUM_MIN,
+			  FAFC_QUANTUM_MAX, &quantum,
+			  "quantum must be 64..1048576 bytes", extack);
+	if (err)
+		return err;
+	if (tb[TCA_FAFC_FALLBACK])
+		fallback = nla_get_u8(tb[TCA_FAFC_FALLBACK]);
+	if (tb[TCA_FAFC_CWR])
+		cwr = nla_get_u8(tb[TCA_FAFC_CWR]);
 	err = parse_switch(tb, c, extack);
 	if (err)
 		return err;
@@ -402,43 +402,6 @@ static int fafc_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return ret;
 }
 
-static int fafc_dump(struct Qdisc *sch, struct sk_buff *skb)
-{
-	struct fafc_sched *q = qdisc_priv(sch);
-	struct nla_bitfield32 fl;
-	struct fafc_params p;
-	struct nlattr *opts;
-
-	fafc_switch_params(q, &p);
-	fl.value = p.flags;
-	fl.selector = FAFC_FL_ALL;
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
-	if (!opts)
-		return -EMSGSIZE;
-	if (fcq_port_dump(&q->port, skb) ||
-	    nla_put_u32(skb, TCA_FAFC_QUANTUM, READ_ONCE(q->drr.quantum)) ||
-	    nla_put_u8(skb, TCA_FAFC_FALLBACK, READ_ONCE(q->port.sends_pfc)) ||
-	    nla_put_u8(skb, TCA_FAFC_CWR, READ_ONCE(q->cwr)) ||
-	    nla_put_u8(skb, TCA_FAFC_PRIO, p.prio) ||
-	    nla_put_u32(skb, TCA_FAFC_THOP, p.thop) ||
-	    nla_put_u32(skb, TCA_FAFC_TH_P, p.th_p) ||
-	    nla_put_u32(skb, TCA_FAFC_TH_E, p.th_e) ||
-	    nla_put_u32(skb, TCA_FAFC_TH_C, p.th_c) ||
-	    nla_put_u32(skb, TCA_FAFC_ALPHA, p.alpha) ||
-	    nla_put_u32(skb, TCA_FAFC_BETA, p.beta) ||
-	    nla_put_u32(skb, TCA_FAFC_FDEC, p.fdec) ||
-	    nla_put_u32(skb, TCA_FAFC_DEC_WIN, p.dec_win) ||
-	    nla_put_u32(skb, TCA_FAFC_HORIZON, p.horizon) ||
-	    nla_put_u8(skb, TCA_FAFC_SOLVER, p.solver) ||
-	    nla_put_u8(skb, TCA_FAFC_FRAME, p.frame) ||
-	    nla_put(skb, TCA_FAFC_FLAGS, sizeof(fl), &fl))
-		goto nla_put_failure;
-	return nla_nest_end(skb, opts);
-
-nla_put_failure:
-	nla_nest_cancel(skb, opts);
-	return -EMSGSIZE;
-}
 
 static struct Qdisc_ops fafc_qdisc_ops __read_mostly = {
 	.id		= "fafc",
@@ -450,7 +413,7 @@ static struct Qdisc_ops fafc_qdisc_ops __read_mostly = {
 	.reset		= fcq_port_reset,
 	.destroy	= fafc_destroy,
 	.change		= fafc_change,
-	.dump		= fafc_dump,
+	.dump		= fcq_port_dump,
 	.dump_stats	= fcq_port_dump_stats,
 	.owner		= THIS_MODULE,
 };

@@ -44,11 +44,15 @@ struct pfc_sched {
 	struct fcq_ets ets;
 };
 
+static const struct nla_policy pfc_quanta_policy[TCA_PFC_QUANTA_MAX + 1] = {
+	[TCA_PFC_QUANTUM] = { .type = NLA_U32 },	/* bytes: checked by hand */
+};
+
+/* In TCA_FCQ_SCHEME. */
 static const struct nla_policy pfc_policy[TCA_PFC_MAX + 1] = {
-	FCQ_PORT_POLICY,
 	[TCA_PFC_STRICT] = { .type = NLA_U8 },
-	[TCA_PFC_QUANTA] = NLA_POLICY_EXACT_LEN(FCQ_NUM_PRIO * sizeof(u32)),
-	[TCA_PFC_SCHED] = { .type = NLA_U8 },
+	[TCA_PFC_QUANTA] = NLA_POLICY_NESTED(pfc_quanta_policy),
+	[TCA_PFC_SCHED] = NLA_POLICY_MAX(NLA_U8, FCQ_SCHED_DRR),
 };
 
 static struct pfc_sched *pfc_of(struct fcq_port *port)
@@ -141,10 +145,31 @@ static void set_sched(struct pfc_sched *q, u8 sched)
 	WRITE_ONCE(q->sched, sched);
 }
 
+static int pfc_dump(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct pfc_sched *q = pfc_of(port);
+	struct nlattr *quanta;
+	int p;
+
+	if (nla_put_u8(skb, TCA_PFC_STRICT, READ_ONCE(q->ets.strict)) ||
+	    nla_put_u8(skb, TCA_PFC_SCHED, READ_ONCE(q->sched)))
+		return -EMSGSIZE;
+	quanta = nla_nest_start(skb, TCA_PFC_QUANTA);
+	if (!quanta)
+		return -EMSGSIZE;
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (nla_put_u32(skb, TCA_PFC_QUANTUM,
+				READ_ONCE(q->ets.quantum[p])))
+			return -EMSGSIZE;
+	nla_nest_end(skb, quanta);
+	return 0;
+}
+
 static const struct fcq_scheme_ops pfc_ops = {
 	.queue = pfc_queue,
 	.pick = pfc_pick,
 	.flush = pfc_flush,
+	.dump = pfc_dump,
 };
 
 static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
@@ -157,35 +182,35 @@ static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
 	u8 sched = q->sched;
 	int err, p;
 
-	if (!opt)
-		return 0;
-	err = nla_parse_nested(tb, TCA_PFC_MAX, opt, pfc_policy, extack);
-	if (err < 0)
-		return err;
-	err = fcq_port_parse(&q->port, tb, &cfg, extack);
+	err = fcq_port_parse(&q->port, opt, pfc_policy, TCA_PFC_MAX, tb, &cfg,
+			     extack);
 	if (err)
 		return err;
 
 	memcpy(quanta, q->ets.quantum, sizeof(quanta));
 	if (tb[TCA_PFC_QUANTA]) {
-		memcpy(quanta, nla_data(tb[TCA_PFC_QUANTA]), sizeof(quanta));
-		for (p = 0; p < FCQ_NUM_PRIO; p++) {
-			if (quanta[p] < PFC_QUANTUM_MIN ||
-			    quanta[p] > PFC_QUANTUM_MAX) {
-				NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PFC_QUANTA],
-						    "quanta must be 64..1048576 bytes each");
+		const struct nlattr *a;
+		int rem;
+
+		p = 0;
+		nla_for_each_nested(a, tb[TCA_PFC_QUANTA], rem) {
+			if (nla_type(a) != TCA_PFC_QUANTUM)
+				continue;
+			if (p == FCQ_NUM_PRIO) {
+				NL_SET_ERR_MSG_ATTR(extack, a,
+						    "quanta has 8 priorities");
 				return -EINVAL;
 			}
+			err = fcq_get_u32(a, PFC_QUANTUM_MIN, PFC_QUANTUM_MAX,
+					  &quanta[p++],
+					  "quanta must be 64..1048576 bytes each",
+					  extack);
+			if (err)
+				return err;
 		}
 	}
-	if (tb[TCA_PFC_SCHED]) {
+	if (tb[TCA_PFC_SCHED])
 		sched = nla_get_u8(tb[TCA_PFC_SCHED]);
-		if (sched > FCQ_SCHED_DRR) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_PFC_SCHED],
-					    "sched must be fifo (0) or drr (1)");
-			return -EINVAL;
-		}
-	}
 	/* Kept once made: a port may go back and forth. */
 	if (sched == FCQ_SCHED_DRR && !q->drr) {
 		q->drr = kvcalloc(FCQ_NUM_PRIO, sizeof(*q->drr), GFP_KERNEL);
@@ -230,30 +255,6 @@ static int pfc_init(struct Qdisc *sch, struct nlattr *opt,
 	return fcq_port_start(&q->port, extack);
 }
 
-static int pfc_dump(struct Qdisc *sch, struct sk_buff *skb)
-{
-	struct pfc_sched *q = qdisc_priv(sch);
-	u32 quanta[FCQ_NUM_PRIO];
-	struct nlattr *opts;
-	int p;
-
-	for (p = 0; p < FCQ_NUM_PRIO; p++)
-		quanta[p] = READ_ONCE(q->ets.quantum[p]);
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
-	if (!opts)
-		return -EMSGSIZE;
-	if (fcq_port_dump(&q->port, skb) ||
-	    nla_put_u8(skb, TCA_PFC_STRICT, READ_ONCE(q->ets.strict)) ||
-	    nla_put(skb, TCA_PFC_QUANTA, sizeof(quanta), quanta) ||
-	    nla_put_u8(skb, TCA_PFC_SCHED, READ_ONCE(q->sched)))
-		goto nla_put_failure;
-	return nla_nest_end(skb, opts);
-
-nla_put_failure:
-	nla_nest_cancel(skb, opts);
-	return -EMSGSIZE;
-}
-
 static void pfc_destroy(struct Qdisc *sch)
 {
 	struct pfc_sched *q = qdisc_priv(sch);
@@ -272,7 +273,7 @@ static struct Qdisc_ops pfc_qdisc_ops __read_mostly = {
 	.reset		= fcq_port_reset,
 	.destroy	= pfc_destroy,
 	.change		= pfc_change,
-	.dump		= pfc_dump,
+	.dump		= fcq_port_dump,
 	.dump_stats	= fcq_port_dump_stats,
 	.owner		= THIS_MODULE,
 };

@@ -13,34 +13,38 @@
 #include "fcq_opts.h"
 #include <uapi/linux/fcq.h>
 
-void fcq_bad(const char *opt, const char *value, const char *why)
+int fcq_bad(const char *opt, const char *value, const char *why)
 {
 	fprintf(stderr, "Error: %s \"%s\": %s\n", opt, value, why);
-	exit(2);
+	return -1;
 }
 
-__u8 fcq_get_prios(const char *opt, const char *arg)
+int fcq_get_prios(const char *opt, const char *arg, __u8 *mask)
 {
 	char *copy, *tok, *save = NULL, *end;
-	__u8 mask = 0;
+	int err = 0;
 
-	if (!strcmp(arg, "all"))
-		return 0xff;
+	*mask = 0;
+	if (!strcmp(arg, "all")) {
+		*mask = 0xff;
+		return 0;
+	}
 	if (!strcmp(arg, "none"))
 		return 0;
 	copy = strdup(arg);
 	if (!copy)
-		fcq_bad(opt, arg, "out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok;
+		return fcq_bad(opt, arg, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
 		long p = strtol(tok, &end, 10);
 
 		if (*end || end == tok || p < 0 || p > 7)
-			fcq_bad(opt, arg, "expected all, none or priorities 0..7 like 3,4");
-		mask |= 1u << p;
+			err = fcq_bad(opt, arg, "expected all, none or priorities 0..7 like 3,4");
+		else
+			*mask |= 1u << p;
 	}
 	free(copy);
-	return mask;
+	return err;
 }
 
 void fcq_put_u8(struct nlmsghdr *n, int type, __u8 v)
@@ -53,31 +57,43 @@ void fcq_put_u32(struct nlmsghdr *n, int type, __u32 v)
 	addattr_l(n, FCQ_MAXLEN, type, &v, sizeof(v));
 }
 
-__u32 fcq_size_arg(const char *opt, const char *arg)
+void fcq_scheme_begin(struct fcq_scheme_req *r)
 {
-	unsigned int v;
-
-	if (get_size(&v, arg))
-		fcq_bad(opt, arg, "expected a size like 1500, 64kb, 12mb");
-	return v;
+	memset(&r->n, 0, sizeof(r->n));
+	r->n.nlmsg_len = NLMSG_LENGTH(0);
 }
 
-__u32 fcq_time_arg(const char *opt, const char *arg)
+void fcq_scheme_end(struct nlmsghdr *n, struct fcq_scheme_req *r)
+{
+	addattr_l(n, FCQ_MAXLEN, TCA_FCQ_SCHEME | NLA_F_NESTED,
+		  NLMSG_DATA(&r->n), r->n.nlmsg_len - NLMSG_LENGTH(0));
+}
+
+int fcq_size_arg(const char *opt, const char *arg, __u32 *v)
+{
+	unsigned int s;
+
+	if (get_size(&s, arg))
+		return fcq_bad(opt, arg, "expected a size like 1500, 64kb, 12mb");
+	*v = s;
+	return 0;
+}
+
+int fcq_time_arg(const char *opt, const char *arg, __u32 *v)
 {
 	__s64 t;
 
 	if (get_time64(&t, arg) || t < 0 || t > UINT32_MAX)
-		fcq_bad(opt, arg, "expected a time like 250us, 1ms (at most 4s)");
-	return t;
+		return fcq_bad(opt, arg, "expected a time like 250us, 1ms (at most 4s)");
+	*v = t;
+	return 0;
 }
 
-__u32 fcq_uint_arg(const char *opt, const char *arg)
+int fcq_uint_arg(const char *opt, const char *arg, __u32 *v)
 {
-	__u32 v;
-
-	if (get_u32(&v, arg, 0))
-		fcq_bad(opt, arg, "expected a non-negative integer");
-	return v;
+	if (get_u32(v, arg, 0))
+		return fcq_bad(opt, arg, "expected a non-negative integer");
+	return 0;
 }
 
 int fcq_word_arg(const char *opt, const char *arg, const char *const *words)
@@ -94,11 +110,11 @@ int fcq_word_arg(const char *opt, const char *arg, const char *const *words)
 				sizeof(why) - strlen(why) - 1);
 		strncat(why, words[i], sizeof(why) - strlen(why) - 1);
 	}
-	fcq_bad(opt, arg, why);
+	return fcq_bad(opt, arg, why);
 }
 
 /* A non-negative fraction, as 0.125 or 1/8. */
-static double fraction(const char *opt, const char *arg)
+static int fraction(const char *opt, const char *arg, double *v)
 {
 	char *end;
 	double a = strtod(arg, &end), d;
@@ -106,53 +122,70 @@ static double fraction(const char *opt, const char *arg)
 	if (*end == '/') {
 		d = strtod(end + 1, &end);
 		if (d <= 0)
-			fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
+			return fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
 		a /= d;
 	}
 	if (*end || end == arg || a < 0 || a * 65536 > UINT32_MAX)
-		fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
-	return a;
+		return fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
+	*v = a;
+	return 0;
 }
 
-__u32 fcq_q16_arg(const char *opt, const char *arg)
+int fcq_q16_arg(const char *opt, const char *arg, __u32 *v)
 {
-	double a = fraction(opt, arg);
+	double a;
 
+	if (fraction(opt, arg, &a))
+		return -1;
 	if (a <= 0)
-		fcq_bad(opt, arg, "expected a fraction above 0, like 0.125 or 1/8");
-	return (__u32)(a * 65536 + 0.5) ?: 1;
+		return fcq_bad(opt, arg, "expected a fraction above 0, like 0.125 or 1/8");
+	*v = (__u32)(a * 65536 + 0.5) ?: 1;
+	return 0;
 }
 
 /* A probability, sent as Q16 (the kernel checks it is at most 1). */
-static __u32 prob_arg(const char *opt, const char *arg)
+static int prob_arg(const char *opt, const char *arg, __u32 *v)
 {
-	return fraction(opt, arg) * 65536 + 0.5;
+	double a;
+
+	if (fraction(opt, arg, &a))
+		return -1;
+	*v = a * 65536 + 0.5;
+	return 0;
 }
 
-static void dscp_map_arg(const char *opt, const char *arg,
-			 struct nlmsghdr *n)
+/* DSCP:PRIO pairs on top of the default map (DSCP >> 3), all 64 sent. */
+static int dscp_map_arg(const char *opt, const char *arg, struct nlmsghdr *n)
 {
 	char *copy = strdup(arg), *tok, *save = NULL, *end;
+	struct rtattr *nest;
 	__u8 map[64];
-	int i;
+	int i, err = 0;
 
 	if (!copy)
-		fcq_bad(opt, arg, "out of memory");
+		return fcq_bad(opt, arg, "out of memory");
 	for (i = 0; i < 64; i++)
 		map[i] = i >> 3;
-	for (tok = strtok_r(copy, ",", &save); tok;
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
-		long d = strtol(tok, &end, 0), p;
+		long d = strtol(tok, &end, 0), p = -1;
 
-		if (*end != ':' || end == tok || d < 0 || d > 63)
-			fcq_bad(opt, arg, "expected DSCP:PRIO pairs like 26:3,46:5");
-		p = strtol(end + 1, &end, 0);
-		if (*end || p < 0 || p > 255)
-			fcq_bad(opt, arg, "expected DSCP:PRIO pairs like 26:3,46:5");
-		map[d] = p;
+		if (*end == ':' && end != tok)
+			p = strtol(end + 1, &end, 0);
+		if (*end || d < 0 || d > 63 || p < 0 || p > 7)
+			err = fcq_bad(opt, arg,
+				      "expected DSCP:PRIO pairs like 26:3,46:5 (DSCP 0..63, PRIO 0..7)");
+		else
+			map[d] = p;
 	}
 	free(copy);
-	addattr_l(n, FCQ_MAXLEN, TCA_FCQ_DSCP_MAP, map, sizeof(map));
+	if (err)
+		return err;
+	nest = addattr_nest(n, FCQ_MAXLEN, TCA_FCQ_DSCP_MAP | NLA_F_NESTED);
+	for (i = 0; i < 64; i++)
+		fcq_put_u8(n, TCA_FCQ_DSCP_PRIO, map[i]);
+	addattr_nest_end(n, nest);
+	return 0;
 }
 
 int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
@@ -160,7 +193,7 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 	static const struct {
 		const char *name;
 		int type;
-		__u32 (*get)(const char *opt, const char *arg);
+		int (*get)(const char *opt, const char *arg, __u32 *v);
 	} u32_opts[] = {
 		{ "delay", TCA_FCQ_DELAY, fcq_time_arg },
 		{ "overhead", TCA_FCQ_OVERHEAD, fcq_size_arg },
@@ -181,6 +214,7 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 	char **argv = *argvp;
 	const char *opt = *argv;
 	unsigned int i;
+	__u32 v = 0, k;
 
 	for (i = 0; i < sizeof(u32_opts) / sizeof(u32_opts[0]); i++)
 		if (!strcmp(opt, u32_opts[i].name))
@@ -192,54 +226,64 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		if ((u32_opts[i].type == TCA_FCQ_HEADROOM ||
 		     u32_opts[i].type == TCA_FCQ_REFRESH) &&
 		    !strcmp(*argv, "auto"))
-			fcq_put_u32(n, u32_opts[i].type, 0);
+			v = 0;
 		else if (u32_opts[i].type == TCA_FCQ_XOFF &&
 			 !strcmp(*argv, "dynamic"))
-			fcq_put_u32(n, u32_opts[i].type, 0);
-		else
-			fcq_put_u32(n, u32_opts[i].type,
-				u32_opts[i].get(opt, *argv));
+			v = 0;
+		else if (u32_opts[i].get(opt, *argv, &v))
+			return -1;
+		fcq_put_u32(n, u32_opts[i].type, v);
 	} else if (!strcmp(opt, "rate")) {
 		__u64 rate;
 
 		NEXT_ARG();
 		if (get_rate64(&rate, *argv) || **argv == '-')
-			fcq_bad(opt, *argv, "expected a rate like 100mbit, 10gbit");
+			return fcq_bad(opt, *argv, "expected a rate like 100mbit, 10gbit");
 		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_RATE, &rate, sizeof(rate));
 	} else if (!strcmp(opt, "trust")) {
 		/* in enum fcq_trust order */
 		static const char *const words[] = { "dscp", "pcp", "skb", NULL };
-		__u8 t;
+		int t;
 
 		NEXT_ARG();
 		t = fcq_word_arg(opt, *argv, words);
-		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_TRUST, &t, sizeof(t));
+		if (t < 0)
+			return -1;
+		fcq_put_u8(n, TCA_FCQ_TRUST, t);
 	} else if (!strcmp(opt, "dscp_map")) {
 		NEXT_ARG();
-		dscp_map_arg(opt, *argv, n);
+		if (dscp_map_arg(opt, *argv, n))
+			return -1;
 	} else if (!strcmp(opt, "lossless")) {
 		__u8 mask;
 
 		NEXT_ARG();
-		mask = fcq_get_prios(opt, *argv);
-		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_LOSSLESS, &mask, sizeof(mask));
+		if (fcq_get_prios(opt, *argv, &mask))
+			return -1;
+		fcq_put_u8(n, TCA_FCQ_LOSSLESS, mask);
 	} else if (!strcmp(opt, "ecn")) {
 		NEXT_ARG();
 		if (!strcmp(*argv, "off")) {
 			fcq_put_u32(n, TCA_FCQ_ECN_KMAX, 0);
 		} else {
-			fcq_put_u32(n, TCA_FCQ_ECN_KMIN, fcq_size_arg("ecn KMIN", *argv));
+			if (fcq_size_arg("ecn KMIN", *argv, &k))
+				return -1;
 			NEXT_ARG();
-			fcq_put_u32(n, TCA_FCQ_ECN_KMAX, fcq_size_arg("ecn KMAX", *argv));
+			if (fcq_size_arg("ecn KMAX", *argv, &v))
+				return -1;
+			fcq_put_u32(n, TCA_FCQ_ECN_KMIN, k);
+			fcq_put_u32(n, TCA_FCQ_ECN_KMAX, v);
 			NEXT_ARG();
-			fcq_put_u32(n, TCA_FCQ_ECN_PMAX, prob_arg("ecn PMAX", *argv));
+			if (prob_arg("ecn PMAX", *argv, &v))
+				return -1;
+			fcq_put_u32(n, TCA_FCQ_ECN_PMAX, v);
 		}
 	} else if (!strcmp(opt, "pause_quanta")) {
 		__u16 q;
 
 		NEXT_ARG();
-		if (get_u16(&q, *argv, 0))
-			fcq_bad(opt, *argv, "expected quanta 1..65535");
+		if (get_u16(&q, *argv, 0) || !q)
+			return fcq_bad(opt, *argv, "expected quanta 1..65535");
 		addattr_l(n, FCQ_MAXLEN, TCA_FCQ_PAUSE_QUANTA, &q, sizeof(q));
 	} else {
 		return 0;
@@ -297,11 +341,26 @@ void fcq_print_size(const char *key, struct rtattr *a, const char *zero)
 	print_string(PRINT_FP, NULL, "%s ", !v && zero ? zero : sprint_size(v, b));
 }
 
-void fcq_print_port_opts(struct rtattr **tb)
+/* The priorities a TCA_FCQ_DSCP_MAP nest gives, in DSCP order. */
+static void dscp_map_of(struct rtattr *nest, __u8 *map)
+{
+	struct rtattr *a;
+	int rem = RTA_PAYLOAD(nest), i = 0;
+
+	for (a = RTA_DATA(nest); RTA_OK(a, rem) && i < 64; a = RTA_NEXT(a, rem))
+		if ((a->rta_type & ~NLA_F_NESTED) == TCA_FCQ_DSCP_PRIO &&
+		    RTA_PAYLOAD(a) >= 1)
+			map[i++] = *(__u8 *)RTA_DATA(a);
+}
+
+struct rtattr *fcq_print_port_opts(struct rtattr *opt)
 {
 	static const char *const trust[] = { "dscp", "pcp", "skb" };
+	struct rtattr *tb[TCA_FCQ_MAX + 1];
 	__u8 t;
 	int i;
+
+	parse_rtattr_nested(tb, TCA_FCQ_MAX, opt);
 
 	if (tb[TCA_FCQ_RATE])
 		tc_print_rate(PRINT_ANY, "rate", "rate %s ",
@@ -318,9 +377,13 @@ void fcq_print_port_opts(struct rtattr **tb)
 		print_string(PRINT_ANY, "trust", "trust %s ",
 			     t < 3 ? trust[t] : "?");
 	}
-	if (tb[TCA_FCQ_DSCP_MAP] && RTA_PAYLOAD(tb[TCA_FCQ_DSCP_MAP]) >= 64) {
-		const __u8 *map = RTA_DATA(tb[TCA_FCQ_DSCP_MAP]);
+	if (tb[TCA_FCQ_DSCP_MAP]) {
+		__u8 map[64];
 		bool first = true;
+
+		for (i = 0; i < 64; i++)
+			map[i] = i >> 3;
+		dscp_map_of(tb[TCA_FCQ_DSCP_MAP], map);
 
 		/* JSON: the whole map; text: where it differs from DSCP>>3. */
 		open_json_array(PRINT_JSON, "dscp_map");
@@ -375,6 +438,7 @@ void fcq_print_port_opts(struct rtattr **tb)
 		print_float(PRINT_FP, NULL, "%g ",
 			    get32(tb[TCA_FCQ_ECN_PMAX]) / 65536.0);
 	}
+	return tb[TCA_FCQ_SCHEME];
 }
 
 static __u64 get64(struct rtattr **tb, int type)

@@ -25,29 +25,44 @@
 void fcq_put_u8(struct nlmsghdr *n, int type, __u8 v);
 void fcq_put_u32(struct nlmsghdr *n, int type, __u32 v);
 
-/* Report a bad option value and exit 2, as the kernel's NACK does. */
-void fcq_bad(const char *opt, const char *value, const char *why)
-	__attribute__((noreturn));
+/*
+ * The scheme's own attributes, built apart while the port's go straight
+ * into TCA_OPTIONS (the words come in any order), then nested into
+ * TCA_FCQ_SCHEME by fcq_scheme_end().
+ */
+struct fcq_scheme_req {
+	struct nlmsghdr n;
+	char buf[FCQ_MAXLEN];
+};
+
+void fcq_scheme_begin(struct fcq_scheme_req *r);
+void fcq_scheme_end(struct nlmsghdr *n, struct fcq_scheme_req *r);
 
 /*
- * Option values: the value, or exit 2 through fcq_bad() if @arg is not one.
+ * Report a bad option value, naming the option; returns -1, which the
+ * plugin's parse_qopt returns (tc exits 1, tc -batch -force goes on).
+ */
+int fcq_bad(const char *opt, const char *value, const char *why);
+
+/*
+ * Option values into *@v: 0, or -1 through fcq_bad() if @arg is not one.
  * Sizes as tc reads them (1500, 64kb: 1024-based); times in ns, at most
  * UINT32_MAX; non-negative integers; positive fractions (0.8 or 4/5) in
- * Q16, rounded, at least 1. Ranges beyond the encoding are the kernel's.
+ * Q16, rounded, at least 1. Ranges in units are the kernel's to check.
  */
-__u32 fcq_size_arg(const char *opt, const char *arg);
-__u32 fcq_time_arg(const char *opt, const char *arg);
-__u32 fcq_uint_arg(const char *opt, const char *arg);
-__u32 fcq_q16_arg(const char *opt, const char *arg);
-/* The index of @arg in the NULL-terminated @words ("expected a, b or c"). */
+int fcq_size_arg(const char *opt, const char *arg, __u32 *v);
+int fcq_time_arg(const char *opt, const char *arg, __u32 *v);
+int fcq_uint_arg(const char *opt, const char *arg, __u32 *v);
+int fcq_q16_arg(const char *opt, const char *arg, __u32 *v);
+/* The index of @arg in the NULL-terminated @words, or -1 ("expected a, b or c"). */
 int fcq_word_arg(const char *opt, const char *arg, const char *const *words);
 
-/* Parse a priority set: all, none or a list "3,4". */
-__u8 fcq_get_prios(const char *opt, const char *arg);
+/* A priority set: all, none or a list "3,4"; 0 or -1. */
+int fcq_get_prios(const char *opt, const char *arg, __u8 *mask);
 
 /*
  * If *argv is a port option, add it to @n, advance past it and return 1;
- * otherwise return 0. Exits 2 on a value it cannot encode.
+ * 0 if it is not one; -1 (reported) on a value it cannot take.
  */
 int fcq_parse_port_opt(int *argc, char ***argv, struct nlmsghdr *n);
 
@@ -61,8 +76,11 @@ void fcq_print_prios(const char *key, __u8 mask);
 void fcq_print_time(const char *key, struct rtattr *a, const char *zero);
 void fcq_print_size(const char *key, struct rtattr *a, const char *zero);
 
-/* Print the port options found in @tb (parsed TCA_OPTIONS). */
-void fcq_print_port_opts(struct rtattr **tb);
+/*
+ * Print the port options in TCA_OPTIONS @opt; returns the scheme's nest
+ * (TCA_FCQ_SCHEME), or NULL.
+ */
+struct rtattr *fcq_print_port_opts(struct rtattr *opt);
 
 /* Print the common xstats (TCA_FCQ_STATS_*). */
 int fcq_print_xstats(FILE *f, struct rtattr *xstats);

@@ -30,7 +30,7 @@ static void explain(void)
 		"F := a fraction in (0,1], like 0.8 or 4/5\n");
 }
 
-/* One of two words: returns 0 for @w0, 1 for @w1, else exits 2. */
+/* One of two words: returns 0 for @w0, 1 for @w1, else -1 (reported). */
 static int word2(const char *opt, const char *arg, const char *w0,
 		 const char *w1)
 {
@@ -58,7 +58,7 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	static const struct {
 		const char *name;
 		int type;
-		__u32 (*get)(const char *opt, const char *arg);
+		int (*get)(const char *opt, const char *arg, __u32 *v);
 		bool zero_auto;		/* "auto" is 0 */
 	} u32_opts[] = {
 		{ "quantum", TCA_FAFC_QUANTUM, fcq_size_arg, false },
@@ -74,10 +74,17 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	};
 	struct rtattr *tail = addattr_nest(n, FCQ_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
 	struct nla_bitfield32 flags = { 0, 0 };
+	struct fcq_scheme_req own;
 	unsigned int i;
+	int ret, w;
+	__u32 v;
 
+	fcq_scheme_begin(&own);
 	while (argc > 0) {
-		if (fcq_parse_port_opt(&argc, &argv, n))
+		ret = fcq_parse_port_opt(&argc, &argv, n);
+		if (ret < 0)
+			return -1;
+		if (ret)
 			continue;
 		for (i = 0; i < sizeof(u32_opts) / sizeof(u32_opts[0]); i++)
 			if (!strcmp(*argv, u32_opts[i].name))
@@ -87,10 +94,10 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 			NEXT_ARG();
 			if (u32_opts[i].zero_auto && !strcmp(*argv, "auto"))
-				fcq_put_u32(n, u32_opts[i].type, 0);
-			else
-				fcq_put_u32(n, u32_opts[i].type,
-					u32_opts[i].get(opt, *argv));
+				v = 0;
+			else if (u32_opts[i].get(opt, *argv, &v))
+				return -1;
+			fcq_put_u32(&own.n, u32_opts[i].type, v);
 			argc--;
 			argv++;
 			continue;
@@ -102,48 +109,59 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			const char *opt = *argv;
 
 			NEXT_ARG();
+			w = word2(opt, *argv, flag_opts[i].w0, flag_opts[i].w1);
+			if (w < 0)
+				return -1;
 			flags.selector |= flag_opts[i].bit;
-			if (word2(opt, *argv, flag_opts[i].w0, flag_opts[i].w1))
+			if (w)
 				flags.value |= flag_opts[i].bit;
 			else
 				flags.value &= ~flag_opts[i].bit;
-		} else if (!strcmp(*argv, "fallback")) {
+		} else if (!strcmp(*argv, "fallback") || !strcmp(*argv, "cwr")) {
+			const char *opt = *argv;
+
 			NEXT_ARG();
-			fcq_put_u8(n, TCA_FAFC_FALLBACK,
-			       word2("fallback", *argv, "off", "on"));
-		} else if (!strcmp(*argv, "cwr")) {
-			NEXT_ARG();
-			fcq_put_u8(n, TCA_FAFC_CWR, word2("cwr", *argv, "off", "on"));
+			w = word2(opt, *argv, "off", "on");
+			if (w < 0)
+				return -1;
+			fcq_put_u8(&own.n, !strcmp(opt, "cwr") ? TCA_FAFC_CWR :
+				   TCA_FAFC_FALLBACK, w);
 		} else if (!strcmp(*argv, "prio")) {
 			__u8 p;
 
 			NEXT_ARG();
-			if (get_u8(&p, *argv, 0))
-				fcq_bad("prio", *argv, "expected a priority 0..7");
-			fcq_put_u8(n, TCA_FAFC_PRIO, p);
+			if (get_u8(&p, *argv, 0) || p > 7)
+				return fcq_bad("prio", *argv, "expected a priority 0..7");
+			fcq_put_u8(&own.n, TCA_FAFC_PRIO, p);
 		} else if (!strcmp(*argv, "solver")) {
 			NEXT_ARG();
-			fcq_put_u8(n, TCA_FAFC_SOLVER,
-			       word2("solver", *argv, "kernel", "user") ?
-			       FAFC_SOLVER_USER : FAFC_SOLVER_KERNEL);
+			w = word2("solver", *argv, "kernel", "user");
+			if (w < 0)
+				return -1;
+			fcq_put_u8(&own.n, TCA_FAFC_SOLVER,
+				   w ? FAFC_SOLVER_USER : FAFC_SOLVER_KERNEL);
 		} else if (!strcmp(*argv, "frame")) {
 			NEXT_ARG();
-			fcq_put_u8(n, TCA_FAFC_FRAME,
-			       word2("frame", *argv, "pfc", "fcq") ?
-			       FAFC_FRAME_FCQ : FAFC_FRAME_PFC);
+			w = word2("frame", *argv, "pfc", "fcq");
+			if (w < 0)
+				return -1;
+			fcq_put_u8(&own.n, TCA_FAFC_FRAME,
+				   w ? FAFC_FRAME_FCQ : FAFC_FRAME_PFC);
 		} else if (!strcmp(*argv, "help")) {
 			explain();
 			return -1;
 		} else {
 			fprintf(stderr, "What is \"%s\"?\n", *argv);
 			explain();
-			exit(2);
+			return -1;
 		}
 		argc--;
 		argv++;
 	}
 	if (flags.selector)
-		addattr_l(n, FCQ_MAXLEN, TCA_FAFC_FLAGS, &flags, sizeof(flags));
+		addattr_l(&own.n, FCQ_MAXLEN, TCA_FAFC_FLAGS, &flags,
+			  sizeof(flags));
+	fcq_scheme_end(n, &own);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -215,13 +233,15 @@ static int fafc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	static const char *const solver[] = { "kernel", "user" };
 	static const char *const frame[] = { "pfc", "fcq" };
-	struct rtattr *tb[TCA_FAFC_MAX + 1];
+	struct rtattr *tb[TCA_FAFC_MAX + 1], *own;
 	unsigned int i;
 
 	if (!opt)
 		return 0;
-	parse_rtattr_nested(tb, TCA_FAFC_MAX, opt);
-	fcq_print_port_opts(tb);
+	own = fcq_print_port_opts(opt);
+	if (!own)
+		return 0;
+	parse_rtattr_nested(tb, TCA_FAFC_MAX, own);
 
 	print_u32_opt("quantum", tb[TCA_FAFC_QUANTUM]);
 	print_u8_on_off("fallback", tb[TCA_FAFC_FALLBACK]);

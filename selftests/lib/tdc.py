@@ -11,7 +11,9 @@ The case format is the kernel's tools/testing/selftests/tc-testing one
 matchPattern/matchCount or matchJSON, teardown). As the kernel's nsPlugin
 does since 6.12, every case runs in a fresh network namespace $NS holding a
 veth pair $DEV0/$DEV1 and a dummy device $DUMMY. $TC is Debian's tc with
-TC_LIB_DIR pointing at fcq's plugins; $FCQCTL is the tree's fcqctl.
+TC_LIB_DIR pointing at fcq's plugins; $FCQCTL is the tree's fcqctl;
+$TCRAW sends qdisc options without tc (selftests/lib/tc_raw.py), for what
+the kernel does with values the plugin refuses.
 
   -v  print every case's log, not only the failed ones
 """
@@ -26,8 +28,9 @@ TIMEOUT = 60
 
 
 def run(cmd, names):
-    for key, val in names.items():
-        cmd = cmd.replace('$' + key, val)
+    # Whole names only: $TC must not eat the start of $TCRAW.
+    cmd = re.sub(r'\$([A-Z][A-Z0-9_]*)',
+                 lambda m: names.get(m.group(1), m.group(0)), cmd)
     proc = subprocess.run(['ip', 'netns', 'exec', names['NS'], 'sh', '-c', cmd],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           timeout=TIMEOUT, text=True)
@@ -133,6 +136,7 @@ def main():
         'TC': 'TC_LIB_DIR=%s/build/tc /sbin/tc' % top,
         'IP': '/sbin/ip',
         'FCQCTL': '%s/build/tools/fcqctl' % top,
+        'TCRAW': '%s/selftests/lib/tc_raw.py' % top,
         'DEV0': 'v0p0', 'DEV1': 'v0p1', 'DUMMY': 'dummy1',
     }
     ids = [c['id'] for c in cases]

@@ -58,6 +58,7 @@ CASES=(
 	"selftests/lib/summarize"
 	"selftests/lib/pause_reaction.py"
 	"selftests/lib/tdc.py"
+	"selftests/lib/tc_raw.py"
 	"selftests/net/exp_hpcc.sh"
 	"selftests/net/exp_leafspine.sh"
 	"selftests/net/exp_scale.sh"

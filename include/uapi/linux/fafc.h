@@ -11,13 +11,14 @@
 #include "fcq.h"
 
 /*
- * fafc: FAFC (Lu et al.), see Documentation/fafc.rst. The first three are
- * the port's own; the rest are the algorithm's and switch-wide: an add or
- * change that names one sets it for every fafc port of the switch, and
- * every port dumps the value in effect.
+ * fafc: FAFC (Lu et al.), see Documentation/fafc.rst, in TCA_FCQ_SCHEME.
+ * The first three are the port's own; the rest are the algorithm's and
+ * switch-wide: an add or change that names one sets it for every fafc port
+ * of the switch, and every port dumps the value in effect.
  */
 enum {
-	TCA_FAFC_QUANTUM = TCA_FCQ_SCHEME_BASE,	/* u32, bytes: DRR quantum */
+	TCA_FAFC_UNSPEC,
+	TCA_FAFC_QUANTUM,	/* u32, bytes: DRR quantum */
 	TCA_FAFC_FALLBACK,	/* u8, 0/1: PFC safety net on the ingress queues */
 	TCA_FAFC_CWR,		/* u8, 0/1: as a host, answer the first packet
 				 * after a received pause NET_XMIT_CN (TCP CWR)

@@ -21,8 +21,8 @@ enum fcq_trust {
 };
 
 /*
- * TCA_OPTIONS of every fcq qdisc: these port attributes, then the scheme's
- * own attributes from TCA_FCQ_SCHEME_BASE on, in the same nest.
+ * TCA_OPTIONS of every fcq qdisc: these port attributes, and the scheme's
+ * own attributes nested in TCA_FCQ_SCHEME (TCA_PFC_*, TCA_FAFC_*).
  */
 enum {
 	TCA_FCQ_UNSPEC,
@@ -32,7 +32,9 @@ enum {
 	TCA_FCQ_OVERHEAD,	/* u32, bytes a frame costs beyond skb->len */
 	TCA_FCQ_SWITCH,		/* u32: switch id within the netns */
 	TCA_FCQ_TRUST,		/* u8: enum fcq_trust */
-	TCA_FCQ_DSCP_MAP,	/* binary, 64 x u8: priority of each DSCP */
+	TCA_FCQ_DSCP_MAP,	/* nested: TCA_FCQ_DSCP_PRIO of DSCP 0, 1, ...
+				 * (up to 64; the DSCPs not named keep theirs)
+				 */
 	TCA_FCQ_LIMIT,		/* u32, packets this port may hold, those on
 				 * the wire and control frames included
 				 */
@@ -62,19 +64,38 @@ enum {
 	TCA_FCQ_ECN_KMIN,	/* u32, bytes */
 	TCA_FCQ_ECN_KMAX,	/* u32, bytes; 0 = no marking */
 	TCA_FCQ_ECN_PMAX,	/* u32, Q16 probability */
+	TCA_FCQ_SCHEME,		/* nested: the scheme's own attributes */
 	__TCA_FCQ_MAX
 };
 #define TCA_FCQ_MAX		(__TCA_FCQ_MAX - 1)
-#define TCA_FCQ_SCHEME_BASE	32
 
-/* pfc: standard 802.1Qbb PFC */
+/* In TCA_FCQ_DSCP_MAP, repeated. */
 enum {
-	TCA_PFC_STRICT = TCA_FCQ_SCHEME_BASE,	/* u8: mask of strict priorities */
-	TCA_PFC_QUANTA,		/* binary, 8 x u32: DRR quantum of each priority */
+	TCA_FCQ_DSCP_UNSPEC,
+	TCA_FCQ_DSCP_PRIO,	/* u8, 0..7 */
+	__TCA_FCQ_DSCP_MAX
+};
+#define TCA_FCQ_DSCP_MAX	(__TCA_FCQ_DSCP_MAX - 1)
+
+/* pfc: standard 802.1Qbb PFC, in TCA_FCQ_SCHEME */
+enum {
+	TCA_PFC_UNSPEC,
+	TCA_PFC_STRICT,		/* u8: mask of strict priorities */
+	TCA_PFC_QUANTA,		/* nested: TCA_PFC_QUANTUM of priority 0, 1, ...
+				 * (up to 8; the priorities not named keep theirs)
+				 */
 	TCA_PFC_SCHED,		/* u8, enum fcq_sched: within each class */
 	__TCA_PFC_MAX
 };
 #define TCA_PFC_MAX		(__TCA_PFC_MAX - 1)
+
+/* In TCA_PFC_QUANTA, repeated. */
+enum {
+	TCA_PFC_QUANTA_UNSPEC,
+	TCA_PFC_QUANTUM,	/* u32, bytes: DRR quantum, 64..1048576 */
+	__TCA_PFC_QUANTA_MAX
+};
+#define TCA_PFC_QUANTA_MAX	(__TCA_PFC_QUANTA_MAX - 1)
 
 /* How a pfc port serves the packets of one class. */
 enum fcq_sched {
