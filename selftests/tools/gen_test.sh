@@ -4,8 +4,8 @@
 # gen_test.sh: fcq-gen's HPCC-simulator modes, on the host (no guest).
 # "workload" against HPCC's traffic_gen.py semantics: determinism by seed,
 # offered load, sizes that follow the CDF, incast groups, CDF checking;
-# "run" between two namespaces gt-a (host 0, 11.0.0.1) and gt-b (host 1,
-# 11.0.1.1) joined by a veth: HPCC fct.txt lines with the documented
+# "run" between two namespaces gt<pid>-a (host 0, 11.0.0.1) and gt<pid>-b
+# (host 1, 11.0.1.1) joined by a veth: HPCC fct.txt lines with the documented
 # standalone FCT, and exit status 1 when the flows cannot complete.
 # Expected values are computed here, from the files, not by fcq-gen.
 set -u
@@ -22,11 +22,13 @@ GEN=${FCQ_GEN:-$TOP/build/tools/fcq-gen}
 WL=$TOP/workloads
 WORK=$(mktemp -d)
 SINK=
+# Ours alone: a make check beside this one runs this test at the same time.
+NSA=gt$$-a NSB=gt$$-b
 
 cleanup() {
 	[ -z "$SINK" ] || kill "$SINK" 2>/dev/null
-	ip netns del gt-a 2>/dev/null
-	ip netns del gt-b 2>/dev/null
+	ip netns del "$NSA" 2>/dev/null
+	ip netns del "$NSB" 2>/dev/null
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -231,29 +233,32 @@ check_fct() {
 	echo "$bad"
 }
 
-# Left over by a run that was killed: ours (gt-).
-ip netns del gt-a 2>/dev/null
-ip netns del gt-b 2>/dev/null
-if [ "$(id -u)" != 0 ] || ! ip netns add gt-a 2>/dev/null; then
+# Left over by runs that were killed: gt<pid>-* whose pid is gone.
+for ns in $(ip netns list 2>/dev/null | awk '/^gt[0-9]+-[ab]( |$)/ { print $1 }'); do
+	pid=${ns#gt}
+	kill -0 "${pid%-*}" 2>/dev/null || ip netns del "$ns" 2>/dev/null
+done
+if [ "$(id -u)" != 0 ] || ! ip netns add "$NSA" 2>/dev/null; then
 	for t in "fct lines" "standalone TCP" "scale" "order" "rendezvous" \
 		 "lags" "UDP" "self with no flows" "sink absent"; do
 		ktap_skip "run: $t" "needs root for network namespaces"
 	done
 	ktap_finish
 fi
-ip netns add gt-b
-ip link add gt-va netns gt-a type veth peer name gt-vb netns gt-b
-ip -n gt-a addr add 11.0.0.1/24 dev gt-va
-ip -n gt-b addr add 11.0.1.1/24 dev gt-vb
-for ns in gt-a gt-b; do
-	ip -n $ns link set lo up
-	ip -n $ns link set ${ns/gt-/gt-v} up
+ip netns add "$NSB"
+ip link add gt-va netns "$NSA" type veth peer name gt-vb netns "$NSB"
+ip -n "$NSA" addr add 11.0.0.1/24 dev gt-va
+ip -n "$NSB" addr add 11.0.1.1/24 dev gt-vb
+for ns in "$NSA" "$NSB"; do
+	ip -n "$ns" link set lo up
 done
-ip -n gt-a route add 11.0.1.0/24 dev gt-va
-ip -n gt-b route add 11.0.0.0/24 dev gt-vb
+ip -n "$NSA" link set gt-va up
+ip -n "$NSB" link set gt-vb up
+ip -n "$NSA" route add 11.0.1.0/24 dev gt-va
+ip -n "$NSB" route add 11.0.0.0/24 dev gt-vb
 cat >"$WORK/net.txt" <<EOF
-host 0 gt-a gt-va 11.0.0.1 1250000000 $MTU
-host 1 gt-b gt-vb 11.0.1.1 1250000000 $MTU
+host 0 $NSA gt-va 11.0.0.1 1250000000 $MTU
+host 1 $NSB gt-vb 11.0.1.1 1250000000 $MTU
 rtt 0 1 $RTT $BW
 rtt 1 0 $RTT $BW
 EOF
@@ -265,13 +270,13 @@ printf '100 1000 2\n200 100000 2.01\n100 1000000 2.02\n' >"$WORK/flows3"
 	awk '{ print "0 1 3", $0 }' "$WORK/flows3"
 	printf '0 1 3 100 5000 2.03\n\nFirst line: # of flows\n'
 } >"$WORK/flow.txt"
-ip netns exec gt-b "$GEN" server -p 100,200 &
+ip netns exec "$NSB" "$GEN" server -p 100,200 &
 SINK=$!
-ip netns exec gt-a ping -q -c 1 -W 2 11.0.1.1 >/dev/null
+ip netns exec "$NSA" ping -q -c 1 -W 2 11.0.1.1 >/dev/null
 sleep 0.3
 
 epoch() { echo $(($("$GEN" now) + 300000000)); }
-run() { ip netns exec gt-a "$GEN" run -n "$WORK/net.txt" -f "$WORK/flow.txt" -e "$(epoch)" "$@"; }
+run() { ip netns exec "$NSA" "$GEN" run -n "$WORK/net.txt" -f "$WORK/flow.txt" -e "$(epoch)" "$@"; }
 
 run -s 0 -T 10 >"$WORK/fct.txt" 2>"$WORK/fct.err"
 rc=$?
@@ -294,7 +299,7 @@ bad=$(check_fct "$WORK/fct.txt" 52 2 2)
 		"exit $rc $bad $(cat "$WORK/fct.err")"
 
 awk 'NR == 3 { $6 = 1.5 } 1' "$WORK/flow.txt" >"$WORK/unordered.txt"
-err=$(ip netns exec gt-a "$GEN" run -n "$WORK/net.txt" -f "$WORK/unordered.txt" \
+err=$(ip netns exec "$NSA" "$GEN" run -n "$WORK/net.txt" -f "$WORK/unordered.txt" \
 	-s 0 -e "$(epoch)" 2>&1 >/dev/null)
 rc=$?
 ktap_note "a start before the line above's: exit $rc, \"$err\""
@@ -305,7 +310,7 @@ ktap_note "a start before the line above's: exit $rc, \"$err\""
 # -R: the generator says it is ready, then waits for the epoch's file.
 rdv=$WORK/rdv
 mkdir "$rdv"
-ip netns exec gt-a "$GEN" run -n "$WORK/net.txt" -f "$WORK/flow.txt" -s 0 \
+ip netns exec "$NSA" "$GEN" run -n "$WORK/net.txt" -f "$WORK/flow.txt" -s 0 \
 	-R "$rdv" -L "$WORK/lag.txt" -T 10 >"$WORK/fct.txt" 2>"$WORK/fct.err" &
 gen=$!
 for _ in $(seq 100); do [ -s "$rdv/ready" ] && break; sleep 0.05; done
