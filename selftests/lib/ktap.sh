@@ -9,8 +9,22 @@
 #   ktap_note TEXT          a diagnostic line (measured numbers)
 #   ktap_finish             totals; tests never reported count as failed;
 #                           exits 1 on any failure, 4 if all skipped
+#
+# Tests as functions, as tools/testing/selftests/net/forwarding/lib.sh runs
+# them: one function per case, each reporting once, by log_test.
+#
+#   ALL_TESTS="fn ..."      the script's cases, in order (set before usage.sh,
+#                           which lists them in --help)
+#   TESTS="fn ..."          (environment) run only these, in this order
+#   tests_plan              check TESTS against ALL_TESTS (exit 2 naming an
+#                           unknown one) and print the plan: their number
+#   tests_run               run each; a function that does not report
+#                           exactly once is failed for it
+#   check_err STATUS MSG    fail the running case with MSG unless STATUS is 0
+#   check_fail STATUS MSG   fail it with MSG if STATUS is 0
+#   log_test NAME           report the running case: ok unless a check failed
 
-KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLAN=0
+KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLAN=0 RET=0 RETMSG=
 
 ktap_plan() {
 	KTAP_PLAN=$1
@@ -56,4 +70,52 @@ ktap_finish() {
 	[ "$KTAP_FAIL" -eq 0 ] || exit 1
 	[ "$KTAP_PASS" -gt 0 ] || [ "$KTAP_SKIP" -eq 0 ] || exit 4
 	exit 0
+}
+
+tests_selected() {
+	echo ${TESTS:-$ALL_TESTS}
+}
+
+tests_plan() {
+	local t n=0
+	for t in $(tests_selected); do
+		case " $ALL_TESTS " in
+		*" $t "*) n=$((n + 1)) ;;
+		*)
+			echo "${0##*/}: no test '$t' (tests: $(echo $ALL_TESTS))" >&2
+			exit 2
+			;;
+		esac
+	done
+	ktap_plan $n
+}
+
+check_err() {
+	if [ "$RET" = 0 ] && [ "$1" != 0 ]; then
+		RET=$1 RETMSG=$2
+	fi
+}
+
+check_fail() {
+	if [ "$RET" = 0 ] && [ "$1" = 0 ]; then
+		RET=1 RETMSG=$2
+	fi
+}
+
+log_test() {
+	if [ "$RET" = 0 ]; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "$RETMSG"
+	fi
+}
+
+tests_run() {
+	local t n
+	for t in $(tests_selected); do
+		RET=0 RETMSG= n=$KTAP_N
+		"$t"
+		[ $((KTAP_N - n)) = 1 ] || ktap_fail "$t" \
+			"reported $((KTAP_N - n)) results, not one"
+	done
 }

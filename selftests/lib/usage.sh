@@ -5,6 +5,7 @@
 #
 #   USAGE=SYNOPSIS         its arguments, after "[-h | --help]"
 #   USAGE_MORE=TEXT        lines printed after the header comment
+#   ALL_TESTS="fn ..."     a script's cases (ktap.sh): listed, with TESTS=
 #   usage_args MAX "$@"    -h or --help: usage on stdout, exit 0; any other
 #                          option, or more than MAX arguments ("any" for no
 #                          limit): a message and usage on stderr, exit 2
@@ -18,6 +19,8 @@ usage() {
 	echo "Usage: $0 [-h | --help]${USAGE:+ $USAGE}"
 	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$USAGE_FILE"
 	[ -z "${USAGE_MORE:-}" ] || printf '%s\n' "$USAGE_MORE"
+	[ -z "${ALL_TESTS:-}" ] ||
+		printf 'TESTS="NAME..." runs only those cases, of: %s\n' "$(echo $ALL_TESTS)"
 }
 
 usage_args() {
