@@ -77,12 +77,13 @@ tests_selected() {
 }
 
 tests_plan() {
-	local t n=0
+	local t n=0 all
+	all=$(echo $ALL_TESTS)	# one line, single spaces
 	for t in $(tests_selected); do
-		case " $ALL_TESTS " in
+		case " $all " in
 		*" $t "*) n=$((n + 1)) ;;
 		*)
-			echo "${0##*/}: no test '$t' (tests: $(echo $ALL_TESTS))" >&2
+			echo "${0##*/}: no test '$t' (tests: $all)" >&2
 			exit 2
 			;;
 		esac
