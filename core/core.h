@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/core.h - the one header every core/ file includes.
+ * The one header every core/ file includes.
  *
  * core/ holds fcq's algorithms as plain C: integer arithmetic, explicit
  * `now` (ns) and `len` (bytes) inputs, no allocation, no locks, no globals.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/ecn.c - RED-like ECN marking (see ecn.h).
+ * RED-like ECN marking (see ecn.h).
  */
 #include "ecn.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/ecn.h - ECN marking on an egress queue, RED-like as the HPCC
+ * ECN marking on an egress queue, RED-like as the HPCC
  * simulator's switch does it (switch-mmu.cc ShouldSendCN): a packet leaving
  * a queue of q bytes is marked with probability
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/ets.c - strict priority + DRR selection (see ets.h).
+ * Strict priority + DRR selection (see ets.h).
  */
 #include "ets.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/ets.h - transmission selection among the 8 priority classes of a
+ * Transmission selection among the 8 priority classes of a
  * port, as IEEE 802.1Qaz ETS does it: classes in the strict mask go first,
  * the higher priority number first; the rest share what is left by deficit
  * round robin with per-class quanta (Shreedhar & Varghese, DRR).

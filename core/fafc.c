@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/fafc.c - FAFC's switch-side algorithms (see fafc.h). Comments cite
+ * FAFC's switch-side algorithms (see fafc.h). Comments cite
  * the paper's equations and algorithm lines, and the fixes [Ax] numbered in
  * Documentation/fafc.rst, "Differences from the paper".
  */

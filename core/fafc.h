@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/fafc.h - FAFC (Lu, Chen, Zhang, Lu: "FAFC: Fast and Accurate Flow
+ * FAFC (Lu, Chen, Zhang, Lu: "FAFC: Fast and Accurate Flow
  * Control in Data Center Networks"), the switch side: per (ingress i,
  * egress e) queue statistics, Holt prediction of the egress queue one hop
  * round trip ahead (eqs. 1-3, Alg. 1), egress triggering, pause-time

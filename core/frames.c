@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/frames.c - byte layouts of the MAC Control and fcq extension
+ * Byte layouts of the MAC Control and fcq extension
  * frames (see frames.h).
  */
 #include "frames.h"

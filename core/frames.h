@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/frames.h - build and parse the control frames fcq puts on the wire.
+ * Build and parse the control frames fcq puts on the wire.
  * Pure byte work: callers hand in buffers, nothing is allocated.
  *
  * IEEE 802.3 Annex 31B (PAUSE) and 802.1Qbb (PFC) MAC Control frames:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/link.h - arithmetic of the emulated link: a serializer at `rate`
+ * Arithmetic of the emulated link: a serializer at `rate`
  * (bytes per second) and PFC pause quanta, which are defined in bit times of
  * that rate (IEEE 802.1Qbb: 1 quantum = 512 bit times = 64 byte times).
  */

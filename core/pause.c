@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/pause.c - receive-side pause state (see pause.h).
+ * Receive-side pause state (see pause.h).
  */
 #include "pause.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/pause.h - the receive side of a pause: one class of an egress
+ * The receive side of a pause: one class of an egress
  * serializer, paused until a time, with the total time it has been paused.
  *
  * A PFC/PAUSE frame overrides the previous one (IEEE 802.1Qbb: the new

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/pfc.c - shared-buffer accounting and PFC XOFF/XON (see pfc.h).
+ * Shared-buffer accounting and PFC XOFF/XON (see pfc.h).
  */
 #include "pfc.h"
 #include "link.h"

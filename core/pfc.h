@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/pfc.h - the switch buffer model behind 802.1Qbb PFC.
+ * The switch buffer model behind 802.1Qbb PFC.
  *
  * A shared-buffer MMU as Broadcom-style switches and the HPCC simulator
  * (switch-mmu.cc) implement it. Every byte buffered in the switch is charged

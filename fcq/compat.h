@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fcq/compat.h - every kernel-version shim fcq needs, in one place.
+ * Every kernel-version shim fcq needs, in one place.
  * Supported: Debian's 6.1 LTS and 6.12 LTS kernels. Feature tests are
  * preferred to version checks because stable kernels backport.
  */

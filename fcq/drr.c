@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* fcq/drr.c - per-ingress deficit round robin for one class (drr.h). */
+/* Per-ingress deficit round robin for one class (drr.h). */
 #include "drr.h"
 
 void fcq_drr_init(struct fcq_drr *d, u32 quantum, u32 nlocal)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fcq/drr.h - one class of an egress port served by ingress port: deficit
+ * One class of an egress port served by ingress port: deficit
  * round robin over the switch's ingress ports (port-based WFQ, as pause
  * schemes assume, and that a fair comparison gives every scheme), and
  * over a few hashed flows for locally sent packets (as an RDMA NIC serves

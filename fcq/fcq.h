@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fcq/fcq.h - the port/link/switch layer every fcq qdisc is built on.
+ * The port/link/switch layer every fcq qdisc is built on.
  *
  * A scheme (sch_pfc, ...) embeds a struct fcq_port as the first member of
  * its qdisc private data and supplies struct fcq_scheme_ops: where packets

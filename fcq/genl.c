@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq/genl.c - the generic netlink family "fcq": a dump of each switch's
+ * The generic netlink family "fcq": a dump of each switch's
  * buffer and ports for tools, and pause events multicast to the "events"
  * group for monitors (nothing is built without a listener). A scheme with
  * requests of its own registers its own family.

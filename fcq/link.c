@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq/link.c - the emulated link behind every fcq port.
+ * The emulated link behind every fcq port.
  *
  * veth has no line rate and no propagation delay, so each port ends in
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq/main.c - module fcq.ko: the port/link/switch layer shared by the fcq
+ * Module fcq.ko: the port/link/switch layer shared by the fcq
  * qdiscs (see fcq.h), with the core/ algorithms compiled in and exported to
  * the scheme modules.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq/port.c - what every fcq qdisc does the same way: its life cycle, the
+ * What every fcq qdisc does the same way: its life cycle, the
  * port options (TCA_FCQ_*), classification to a priority, admission into
  * the switch buffer, and statistics.
  */

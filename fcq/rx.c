@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq/rx.c - control frames in.
+ * Control frames in.
  *
  * One NF_NETDEV_INGRESS hook per fcq port, on the port's own device. It runs
  * in __netif_receive_skb_core() before the rx_handler, so it sees MAC

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq/switch.c - switches: the fcq ports of one network namespace with the
+ * Switches: the fcq ports of one network namespace with the
  * same switch id, whether the namespace bridges or routes between them.
  *
  * A switch accounts every byte queued on any of its egress ports to the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fcq/trace.h - tracepoints fcq:*. Times are ktime_get_ns() values, the
+ * Tracepoints fcq:*. Times are ktime_get_ns() values, the
  * clock of the link model, so events of different ports compare directly.
  */
 #undef TRACE_SYSTEM

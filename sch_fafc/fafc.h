@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sch_fafc/fafc.h - what the fafc qdisc (sch_fafc.c) and FAFC's switch-wide
+ * What the fafc qdisc (sch_fafc.c) and FAFC's switch-wide
  * state (fafc_switch.c) share.
  *
  * Each fafc port is an fcq port (fcq/fcq.h) plus queues: per ingress port

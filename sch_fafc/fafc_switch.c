@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sch_fafc/fafc_switch.c - FAFC's state of one switch (one fcq switch:
+ * FAFC's state of one switch (one fcq switch:
  * the fafc ports of a network namespace with the same switch id).
  *
  * It holds the per (ingress, egress) statistics and per ingress time slots

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sch_fafc/fafc_trace.h - tracepoints fafc:*, FAFC's pause LPs. Times are
+ * Tracepoints fafc:*, FAFC's pause LPs. Times are
  * ktime_get_ns() values, as fcq:*'s.
  */
 #undef TRACE_SYSTEM

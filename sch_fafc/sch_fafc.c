@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sch_fafc.c - FAFC: Fast and Accurate Flow Control (Lu, Chen, Zhang, Lu),
+ * FAFC: Fast and Accurate Flow Control (Lu, Chen, Zhang, Lu),
  * for a Linux switch port or host NIC.
  *
  * Principles

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sch_pfc.c - IEEE 802.1Qbb Priority-based Flow Control for a Linux switch
+ * IEEE 802.1Qbb Priority-based Flow Control for a Linux switch
  * port or host NIC: the baseline every fcq scheme is compared with.
  *
  * Principles

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq_opts.c - port options and xstats shared by the fcq tc plugins.
+ * Port options and xstats shared by the fcq tc plugins.
  *
  * The plugin rejects what it cannot encode (not a number, a negative time,
  * an unknown word); ranges are the kernel's to check, so that every client

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fcq_opts.h - what every fcq tc plugin shares: the port options
+ * What every fcq tc plugin shares: the port options
  * (TCA_FCQ_*), their help text, printing, and the common xstats.
  */
 #ifndef FCQ_TC_OPTS_H

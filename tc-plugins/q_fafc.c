@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * q_fafc.c - tc plugin for the fcq `fafc` qdisc: FAFC (Lu, Chen, Zhang, Lu,
+ * The tc plugin for the fcq `fafc` qdisc: FAFC (Lu, Chen, Zhang, Lu,
  * "FAFC: Fast and Accurate Flow Control in Data Center Networks").
  * See tc-fafc(8).
  *

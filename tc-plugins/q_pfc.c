@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * q_pfc.c - tc plugin for the fcq `pfc` qdisc (IEEE 802.1Qbb PFC).
+ * The tc plugin for the fcq `pfc` qdisc (IEEE 802.1Qbb PFC).
  * See tc-pfc(8).
  */
 #include <stdlib.h>

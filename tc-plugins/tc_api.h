@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tc_api.h - the part of iproute2's tc that a qdisc plugin (q_<kind>.so)
+ * The part of iproute2's tc that a qdisc plugin (q_<kind>.so)
  * uses, declared here because Debian ships no tc development headers.
  *
  * tc dlopen()s $TC_LIB_DIR/q_<kind>.so (default

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tools/fafc_glpk.c - FAFC's pause LP by GLPK's primal simplex.
+ * FAFC's pause LP by GLPK's primal simplex.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tools/fafc_glpk.h - FAFC's pause LP solved by GLPK's simplex, as the paper
+ * FAFC's pause LP solved by GLPK's simplex, as the paper
  * solves it: fafcd's default solver, and the reference the core's greedy
  * (fafc_lp_solve()) is tested against.
  */
