@@ -35,6 +35,7 @@
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
+#include <linux/sizes.h>
 #include <net/pkt_sched.h>
 #include <net/genetlink.h>
 #include <net/sch_generic.h>
@@ -46,6 +47,8 @@
 
 #define FCQ_MAX_PORTS		256		/* per switch */
 #define FCQ_DEFAULT_BUFFER	(12 << 20)	/* as the HPCC simulator's MMU */
+#define FCQ_QUANTUM_MIN		64		/* bytes: a DRR or ETS quantum */
+#define FCQ_QUANTUM_MAX		SZ_1M
 
 struct fcq_port;
 struct fcq_switch;
@@ -221,6 +224,35 @@ static inline bool fcq_port_paused(const struct fcq_port *port, u8 prio,
 	return now < READ_ONCE(port->pause[prio].until);
 }
 
+/*
+ * The classes a scheme's pick offers to transmission selection
+ * (fcq_ets_pick()): each with its head packet's length.
+ */
+struct fcq_ready {
+	u8 mask;
+	u32 len[FCQ_NUM_PRIO];
+};
+
+/*
+ * Offer class @prio, whose next packet is @skb (NULL: nothing queued):
+ * ready unless paused at @now, in which case *@retry is lowered to when
+ * the pause ends. True if the class was made ready.
+ */
+static inline bool fcq_ready_offer(struct fcq_port *port, struct fcq_ready *r,
+				   u8 prio, const struct sk_buff *skb, u64 now,
+				   u64 *retry)
+{
+	if (!skb)
+		return false;
+	if (fcq_port_paused(port, prio, now)) {
+		*retry = min(*retry, READ_ONCE(port->pause[prio].until));
+		return false;
+	}
+	r->mask |= BIT(prio);
+	r->len[prio] = qdisc_pkt_len(skb);
+	return true;
+}
+
 /* port.c: a scheme's qdisc operations are these plus its own options */
 int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 		  struct netlink_ext_ack *extack);
@@ -330,6 +362,27 @@ static inline int fcq_u32_take(const struct nlattr *attr, u32 lo, u32 hi,
 	*dst = v;
 	return 0;
 }
+
+/*
+ * An array option, a nest with one @type attribute (NLA_U8 or NLA_U32, as
+ * its policy says) per element: the values, each in [@lo, @hi], into
+ * @val[0..@max - 1] in order. Their number, or -EINVAL with *@bad at the
+ * first element out of range or beyond @max.
+ */
+int fcq_u32s_take(const struct nlattr *nest, int type, u32 lo, u32 hi,
+		  u32 *val, int max, const struct nlattr **bad);
+
+/* fcq_u32s_take(), with @msg on the bad element in @extack (see below). */
+#define fcq_get_u32s(nest, type, lo, hi, val, max, msg, extack)	\
+	({								\
+		const struct nlattr *__bad = NULL;			\
+		int __n = fcq_u32s_take(nest, type, lo, hi, val, max,	\
+					&__bad);			\
+									\
+		if (__n < 0)						\
+			NL_SET_ERR_MSG_ATTR(extack, __bad, msg);	\
+		__n;							\
+	})
 
 /*
  * An option that carries a unit (bytes, ns, a Q16 fraction), whose range

@@ -92,23 +92,26 @@ static const struct nla_policy fcq_port_policy[TCA_FCQ_MAX + 1] = {
 };
 
 /* The DSCPs a TCA_FCQ_DSCP_MAP names, in order (the policy checked each). */
-static int parse_dscp_map(const struct nlattr *nest, u8 *map,
-			  struct netlink_ext_ack *extack)
+int fcq_u32s_take(const struct nlattr *nest, int type, u32 lo, u32 hi,
+		  u32 *val, int max, const struct nlattr **bad)
 {
 	const struct nlattr *a;
-	int rem, i = 0;
+	int rem, n = 0;
+	u32 v;
 
 	nla_for_each_nested(a, nest, rem) {
-		if (nla_type(a) != TCA_FCQ_DSCP_PRIO)
+		if (nla_type(a) != type)
 			continue;
-		if (i == 64) {
-			NL_SET_ERR_MSG_ATTR(extack, a, "dscp_map has 64 DSCPs");
+		v = nla_len(a) == sizeof(u8) ? nla_get_u8(a) : nla_get_u32(a);
+		if (n == max || v < lo || v > hi) {
+			*bad = a;
 			return -EINVAL;
 		}
-		map[i++] = nla_get_u8(a);
+		val[n++] = v;
 	}
-	return 0;
+	return n;
 }
+EXPORT_SYMBOL_GPL(fcq_u32s_take);
 
 /*
  * Parse TCA_OPTIONS @opt (may be NULL): the port options on top of the
@@ -160,9 +163,17 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr *opt,
 	if (pt[TCA_FCQ_TRUST])
 		c->trust = nla_get_u8(pt[TCA_FCQ_TRUST]);
 	if (pt[TCA_FCQ_DSCP_MAP]) {
-		err = parse_dscp_map(pt[TCA_FCQ_DSCP_MAP], c->dscp_map, extack);
-		if (err)
-			return err;
+		u32 prio[64];
+		int i, n;
+
+		n = fcq_get_u32s(pt[TCA_FCQ_DSCP_MAP], TCA_FCQ_DSCP_PRIO, 0,
+				 FCQ_NUM_PRIO - 1, prio, 64,
+				 "dscp_map gives 64 DSCPs a priority 0..7 each",
+				 extack);
+		if (n < 0)
+			return n;
+		for (i = 0; i < n; i++)
+			c->dscp_map[i] = prio[i];
 	}
 	if (pt[TCA_FCQ_LOSSLESS])
 		c->lossless = nla_get_u8(pt[TCA_FCQ_LOSSLESS]);

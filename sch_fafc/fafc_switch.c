@@ -56,10 +56,11 @@ struct fafc_request {
 
 struct fafc_switch {
 	struct fcq_switch_ext ext;	/* first */
-	int users;			/* ports in the tables; RTNL + lock */
+	int users;			/* ports in the tables, 0 once the last left;
+					 * RTNL + lock
+					 */
 
 	spinlock_t lock;		/* all below */
-	bool dying;
 	bool ticking;			/* the tick is armed or running */
 	struct fafc_params par;		/* as configured */
 	struct fafc_cfg cfg;		/* in effect */
@@ -270,7 +271,7 @@ static enum hrtimer_restart tick(struct hrtimer *timer)
 	thop = fsw->thop;
 	fafc_update_rate(&fsw->st, &fsw->cfg, ktime_get_ns(), thop);
 	/* A lone port (a host NIC) forwards nothing: nothing to predict. */
-	idle = fsw->dying || fsw->users < 2;
+	idle = fsw->users < 2;
 	if (idle)
 		fsw->ticking = false;	/* a join may start it again */
 	spin_unlock(&fsw->lock);
@@ -289,7 +290,7 @@ static enum hrtimer_restart slot_expire(struct hrtimer *timer)
 	u64 end;
 
 	spin_lock(&fsw->lock);
-	more = !fsw->dying && fafc_slot_expire(&fsw->st, t->i, fsw->thop);
+	more = fsw->users && fafc_slot_expire(&fsw->st, t->i, fsw->thop);
 	end = fsw->st.in[t->i].slot_end;
 	spin_unlock(&fsw->lock);
 	if (!more)
@@ -435,7 +436,7 @@ void fafc_switch_leave(struct fafc_sched *q)
 		if (fsw->port[k])
 			n = k + 1;
 	fsw->st.n = n;
-	fsw->dying = !--fsw->users;
+	fsw->users--;
 	derive(fsw);
 	spin_unlock_bh(&fsw->lock);
 	WRITE_ONCE(q->fsw, NULL);
@@ -786,7 +787,7 @@ static int fafc_genl_pause(struct sk_buff *skb, struct genl_info *info)
 	}
 	spin_lock_bh(&fsw->lock);
 	rq = e < fsw->cap ? &fsw->req[e] : NULL;
-	if (fsw->dying || !rq || !fsw->port[e]) {
+	if (!fsw->users || !rq || !fsw->port[e]) {
 		err = -ENOENT;
 	} else if (!rq->busy || rq->seq != seq) {
 		status = FAFC_STALE;

@@ -33,8 +33,6 @@
 #include "../fcq/compat.h"
 #include "fafc.h"
 
-#define FAFC_QUANTUM_MIN	64
-#define FAFC_QUANTUM_MAX	(1 << 20)
 #define FAFC_BYTES_MAX		(1U << 31)
 
 /* In TCA_FCQ_SCHEME; values with a unit are checked by hand. */
@@ -81,33 +79,18 @@ static void fafc_queue(struct fcq_port *port, struct sk_buff *skb)
 static struct sk_buff *fafc_pick(struct fcq_port *port, u64 now, u64 *retry)
 {
 	struct fafc_sched *q = fafc_of(port);
-	u32 len[FCQ_NUM_PRIO] = { 0 };
 	struct sk_buff *skb = fcq_drr_peek(&q->drr);
+	struct fcq_ready r = {};
 	int p, fp = -1;
-	u8 ready = 0;
 
-	if (skb) {
-		p = fcq_cb(skb)->prio;
-		if (fcq_port_paused(port, p, now)) {
-			*retry = min(*retry, READ_ONCE(port->pause[p].until));
-		} else {
-			fp = p;
-			ready |= BIT(p);
-			len[p] = qdisc_pkt_len(skb);
-		}
-	}
-	for (p = 0; p < FCQ_NUM_PRIO; p++) {
-		skb = skb_peek(&q->fifo[p]);
-		if (!skb || (ready & BIT(p)))
-			continue;
-		if (fcq_port_paused(port, p, now)) {
-			*retry = min(*retry, READ_ONCE(port->pause[p].until));
-			continue;
-		}
-		ready |= BIT(p);
-		len[p] = qdisc_pkt_len(skb);
-	}
-	p = fcq_ets_pick(&q->ets, ready, len);
+	/* The controlled class's head is its DRR's next packet. */
+	if (skb && fcq_ready_offer(port, &r, fcq_cb(skb)->prio, skb, now, retry))
+		fp = fcq_cb(skb)->prio;
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (!(r.mask & BIT(p)))
+			fcq_ready_offer(port, &r, p, skb_peek(&q->fifo[p]), now,
+					retry);
+	p = fcq_ets_pick(&q->ets, r.mask, r.len);
 	if (p < 0)
 		return NULL;
 	if (p != fp)
@@ -281,9 +264,8 @@ static int parse_switch(struct nlattr **tb, struct fafc_change *c,
  * own and, once the port has joined, the switch-wide ones (at init, the
  * join applies those from @c). Nothing changes if anything is invalid.
  */
-static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
-			     struct fafc_change *c,
-			     struct netlink_ext_ack *extack)
+static int fafc_configure(struct Qdisc *sch, struct nlattr *opt,
+			  struct fafc_change *c, struct netlink_ext_ack *extack)
 {
 	struct fafc_sched *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_FAFC_MAX + 1];
@@ -296,8 +278,8 @@ static int fafc_parse_commit(struct Qdisc *sch, struct nlattr *opt,
 			     extack);
 	if (err)
 		return err;
-	err = fcq_get_u32(tb[TCA_FAFC_QUANTUM], FAFC_QUANTUM_MIN,
-			  FAFC_QUANTUM_MAX, &quantum,
+	err = fcq_get_u32(tb[TCA_FAFC_QUANTUM], FCQ_QUANTUM_MIN,
+			  FCQ_QUANTUM_MAX, &quantum,
 			  "quantum must be 64..1048576 bytes", extack);
 	if (err)
 		return err;
@@ -331,7 +313,7 @@ static int fafc_change(struct Qdisc *sch, struct nlattr *opt,
 	struct fafc_change c;
 	int err;
 
-	err = fafc_parse_commit(sch, opt, &c, extack);
+	err = fafc_configure(sch, opt, &c, extack);
 	if (err)
 		return err;
 	fcq_port_kick(&q->port);
@@ -361,7 +343,7 @@ static int fafc_init(struct Qdisc *sch, struct nlattr *opt,
 	if (err)
 		return err;
 	q->port.sends_pfc = true;
-	err = fafc_parse_commit(sch, opt, &c, extack);
+	err = fafc_configure(sch, opt, &c, extack);
 	if (err)
 		return err;
 	err = fcq_port_start(&q->port, extack);
@@ -401,7 +383,6 @@ static int fafc_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	return ret;
 }
-
 
 static struct Qdisc_ops fafc_qdisc_ops __read_mostly = {
 	.id		= "fafc",

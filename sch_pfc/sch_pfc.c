@@ -33,9 +33,6 @@
 #include "../fcq/drr.h"
 #include "../core/ets.h"
 
-#define PFC_QUANTUM_MIN		64
-#define PFC_QUANTUM_MAX		(1 << 20)
-
 struct pfc_sched {
 	struct fcq_port port;		/* first: fcq_port() */
 	u8 sched;			/* enum fcq_sched */
@@ -89,23 +86,12 @@ static struct sk_buff *class_dequeue(struct pfc_sched *q, int p)
 static struct sk_buff *pfc_pick(struct fcq_port *port, u64 now, u64 *retry)
 {
 	struct pfc_sched *q = pfc_of(port);
-	u32 len[FCQ_NUM_PRIO] = { 0 };
-	u8 ready = 0;
+	struct fcq_ready r = {};
 	int p;
 
-	for (p = 0; p < FCQ_NUM_PRIO; p++) {
-		struct sk_buff *skb = class_peek(q, p);
-
-		if (!skb)
-			continue;
-		if (fcq_port_paused(port, p, now)) {
-			*retry = min(*retry, READ_ONCE(port->pause[p].until));
-			continue;
-		}
-		ready |= BIT(p);
-		len[p] = qdisc_pkt_len(skb);
-	}
-	p = fcq_ets_pick(&q->ets, ready, len);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		fcq_ready_offer(port, &r, p, class_peek(q, p), now, retry);
+	p = fcq_ets_pick(&q->ets, r.mask, r.len);
 	return p < 0 ? NULL : class_dequeue(q, p);
 }
 
@@ -189,25 +175,13 @@ static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
 
 	memcpy(quanta, q->ets.quantum, sizeof(quanta));
 	if (tb[TCA_PFC_QUANTA]) {
-		const struct nlattr *a;
-		int rem;
-
-		p = 0;
-		nla_for_each_nested(a, tb[TCA_PFC_QUANTA], rem) {
-			if (nla_type(a) != TCA_PFC_QUANTUM)
-				continue;
-			if (p == FCQ_NUM_PRIO) {
-				NL_SET_ERR_MSG_ATTR(extack, a,
-						    "quanta has 8 priorities");
-				return -EINVAL;
-			}
-			err = fcq_get_u32(a, PFC_QUANTUM_MIN, PFC_QUANTUM_MAX,
-					  &quanta[p++],
-					  "quanta must be 64..1048576 bytes each",
-					  extack);
-			if (err)
-				return err;
-		}
+		err = fcq_get_u32s(tb[TCA_PFC_QUANTA], TCA_PFC_QUANTUM,
+				   FCQ_QUANTUM_MIN, FCQ_QUANTUM_MAX, quanta,
+				   FCQ_NUM_PRIO,
+				   "quanta must be 64..1048576 bytes each, 8 of them",
+				   extack);
+		if (err < 0)
+			return err;
 	}
 	if (tb[TCA_PFC_SCHED])
 		sched = nla_get_u8(tb[TCA_PFC_SCHED]);

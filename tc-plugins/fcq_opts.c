@@ -57,6 +57,38 @@ void fcq_put_u32(struct nlmsghdr *n, int type, __u32 v)
 	addattr_l(n, FCQ_MAXLEN, type, &v, sizeof(v));
 }
 
+void fcq_put_array(struct nlmsghdr *n, int nest, int type, int size,
+		   const __u32 *v, int count)
+{
+	struct rtattr *a = addattr_nest(n, FCQ_MAXLEN, nest | NLA_F_NESTED);
+	int i;
+
+	for (i = 0; i < count; i++) {
+		if (size == 1)
+			fcq_put_u8(n, type, v[i]);
+		else
+			fcq_put_u32(n, type, v[i]);
+	}
+	addattr_nest_end(n, a);
+}
+
+int fcq_get_array(struct rtattr *nest, int type, __u32 *v, int max)
+{
+	int rem = RTA_PAYLOAD(nest), i = 0;
+	struct rtattr *a;
+
+	for (a = RTA_DATA(nest); RTA_OK(a, rem) && i < max;
+	     a = RTA_NEXT(a, rem)) {
+		if ((a->rta_type & ~NLA_F_NESTED) != type)
+			continue;
+		if (RTA_PAYLOAD(a) == sizeof(__u8))
+			v[i++] = *(__u8 *)RTA_DATA(a);
+		else if (RTA_PAYLOAD(a) >= sizeof(__u32))
+			v[i++] = *(__u32 *)RTA_DATA(a);
+	}
+	return i;
+}
+
 void fcq_scheme_begin(struct fcq_scheme_req *r)
 {
 	memset(&r->n, 0, sizeof(r->n));
@@ -158,8 +190,7 @@ static int prob_arg(const char *opt, const char *arg, __u32 *v)
 static int dscp_map_arg(const char *opt, const char *arg, struct nlmsghdr *n)
 {
 	char *copy = strdup(arg), *tok, *save = NULL, *end;
-	struct rtattr *nest;
-	__u8 map[64];
+	__u32 map[64];
 	int i, err = 0;
 
 	if (!copy)
@@ -181,10 +212,8 @@ static int dscp_map_arg(const char *opt, const char *arg, struct nlmsghdr *n)
 	free(copy);
 	if (err)
 		return err;
-	nest = addattr_nest(n, FCQ_MAXLEN, TCA_FCQ_DSCP_MAP | NLA_F_NESTED);
-	for (i = 0; i < 64; i++)
-		fcq_put_u8(n, TCA_FCQ_DSCP_PRIO, map[i]);
-	addattr_nest_end(n, nest);
+	fcq_put_array(n, TCA_FCQ_DSCP_MAP, TCA_FCQ_DSCP_PRIO, sizeof(__u8), map,
+		      64);
 	return 0;
 }
 
@@ -341,18 +370,6 @@ void fcq_print_size(const char *key, struct rtattr *a, const char *zero)
 	print_string(PRINT_FP, NULL, "%s ", !v && zero ? zero : sprint_size(v, b));
 }
 
-/* The priorities a TCA_FCQ_DSCP_MAP nest gives, in DSCP order. */
-static void dscp_map_of(struct rtattr *nest, __u8 *map)
-{
-	struct rtattr *a;
-	int rem = RTA_PAYLOAD(nest), i = 0;
-
-	for (a = RTA_DATA(nest); RTA_OK(a, rem) && i < 64; a = RTA_NEXT(a, rem))
-		if ((a->rta_type & ~NLA_F_NESTED) == TCA_FCQ_DSCP_PRIO &&
-		    RTA_PAYLOAD(a) >= 1)
-			map[i++] = *(__u8 *)RTA_DATA(a);
-}
-
 struct rtattr *fcq_print_port_opts(struct rtattr *opt)
 {
 	static const char *const trust[] = { "dscp", "pcp", "skb" };
@@ -378,18 +395,18 @@ struct rtattr *fcq_print_port_opts(struct rtattr *opt)
 			     t < 3 ? trust[t] : "?");
 	}
 	if (tb[TCA_FCQ_DSCP_MAP]) {
-		__u8 map[64];
+		__u32 map[64];
 		bool first = true;
 
 		for (i = 0; i < 64; i++)
 			map[i] = i >> 3;
-		dscp_map_of(tb[TCA_FCQ_DSCP_MAP], map);
+		fcq_get_array(tb[TCA_FCQ_DSCP_MAP], TCA_FCQ_DSCP_PRIO, map, 64);
 
 		/* JSON: the whole map; text: where it differs from DSCP>>3. */
 		open_json_array(PRINT_JSON, "dscp_map");
 		for (i = 0; i < 64; i++) {
 			print_uint(PRINT_JSON, NULL, NULL, map[i]);
-			if (map[i] == i >> 3)
+			if (map[i] == (__u32)i >> 3)
 				continue;
 			print_string(PRINT_FP, NULL, "%s", first ? "dscp_map " : ",");
 			print_uint(PRINT_FP, NULL, "%u:", i);

@@ -26,6 +26,15 @@ void fcq_put_u8(struct nlmsghdr *n, int type, __u8 v);
 void fcq_put_u32(struct nlmsghdr *n, int type, __u32 v);
 
 /*
+ * An array option: nest @nest with one @type attribute per value, each a
+ * u8 (@size 1) or u32 (@size 4); and read back, in order, at most @max
+ * values (each attribute's own size) into @v, returning their number.
+ */
+void fcq_put_array(struct nlmsghdr *n, int nest, int type, int size,
+		   const __u32 *v, int count);
+int fcq_get_array(struct rtattr *nest, int type, __u32 *v, int max);
+
+/*
  * The scheme's own attributes, built apart while the port's go straight
  * into TCA_OPTIONS (the words come in any order), then nested into
  * TCA_FCQ_SCHEME by fcq_scheme_end().

@@ -39,7 +39,6 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return -1;
 			fcq_put_u8(&own.n, TCA_PFC_STRICT, mask);
 		} else if (!strcmp(*argv, "quanta")) {
-			struct rtattr *nest;
 			__u32 q[FCQ_NUM_PRIO];
 			int i;
 
@@ -48,11 +47,8 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				if (fcq_size_arg("quanta", *argv, &q[i]))
 					return -1;
 			}
-			nest = addattr_nest(&own.n, FCQ_MAXLEN,
-					    TCA_PFC_QUANTA | NLA_F_NESTED);
-			for (i = 0; i < FCQ_NUM_PRIO; i++)
-				fcq_put_u32(&own.n, TCA_PFC_QUANTUM, q[i]);
-			addattr_nest_end(&own.n, nest);
+			fcq_put_array(&own.n, TCA_PFC_QUANTA, TCA_PFC_QUANTUM,
+				      sizeof(__u32), q, FCQ_NUM_PRIO);
 		} else if (!strcmp(*argv, "sched")) {
 			/* in enum fcq_sched order */
 			static const char *const words[] = { "fifo", "drr", NULL };
@@ -92,16 +88,14 @@ static int pfc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (tb[TCA_PFC_STRICT])
 		fcq_print_prios("strict", *(__u8 *)RTA_DATA(tb[TCA_PFC_STRICT]));
 	if (tb[TCA_PFC_QUANTA]) {
-		struct rtattr *a;
-		int rem = RTA_PAYLOAD(tb[TCA_PFC_QUANTA]);
+		__u32 q[FCQ_NUM_PRIO];
+		int i, n;
 
+		n = fcq_get_array(tb[TCA_PFC_QUANTA], TCA_PFC_QUANTUM, q,
+				  FCQ_NUM_PRIO);
 		open_json_array(PRINT_ANY, "quanta");
-		for (a = RTA_DATA(tb[TCA_PFC_QUANTA]); RTA_OK(a, rem);
-		     a = RTA_NEXT(a, rem))
-			if (a->rta_type == TCA_PFC_QUANTUM &&
-			    RTA_PAYLOAD(a) >= sizeof(__u32))
-				print_uint(PRINT_ANY, NULL, " %u",
-					   *(__u32 *)RTA_DATA(a));
+		for (i = 0; i < n; i++)
+			print_uint(PRINT_ANY, NULL, " %u", q[i]);
 		close_json_array(PRINT_ANY, " ");
 	}
 	if (tb[TCA_PFC_SCHED] && RTA_PAYLOAD(tb[TCA_PFC_SCHED]) >= 1)

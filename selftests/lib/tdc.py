@@ -16,6 +16,9 @@ $TCRAW sends qdisc options without tc (selftests/lib/tc_raw.py), for what
 the kernel does with values the plugin refuses.
 
   -v  print every case's log, not only the failed ones
+
+TESTS="ID..." in the environment runs only those cases, in that order (as
+the kernel's shell selftests take TESTS=).
 """
 import json
 import os
@@ -141,6 +144,14 @@ def main():
     }
     ids = [c['id'] for c in cases]
     dup = {i for i in ids if ids.count(i) > 1}
+    chosen = os.environ.get('TESTS', '').split()
+    unknown = [i for i in chosen if i not in ids]
+    if unknown:
+        sys.stderr.write('tdc.py: no case %s in %s\n'
+                         % (unknown[0], ' '.join(files)))
+        return 2
+    if chosen:
+        cases = [next(c for c in cases if c['id'] == i) for i in chosen]
     print('TAP version 13')
     print('1..%d' % len(cases))
     failed = 0
