@@ -89,18 +89,6 @@ int fcq_get_array(struct rtattr *nest, int type, __u32 *v, int max)
 	return i;
 }
 
-void fcq_scheme_begin(struct fcq_scheme_req *r)
-{
-	memset(&r->n, 0, sizeof(r->n));
-	r->n.nlmsg_len = NLMSG_LENGTH(0);
-}
-
-void fcq_scheme_end(struct nlmsghdr *n, struct fcq_scheme_req *r)
-{
-	addattr_l(n, FCQ_MAXLEN, TCA_FCQ_SCHEME | NLA_F_NESTED,
-		  NLMSG_DATA(&r->n), r->n.nlmsg_len - NLMSG_LENGTH(0));
-}
-
 int fcq_size_arg(const char *opt, const char *arg, __u32 *v)
 {
 	unsigned int s;
@@ -320,6 +308,36 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 	*argcp = argc - 1;
 	*argvp = argv + 1;
 	return 1;
+}
+
+int fcq_parse_qopt(int argc, char **argv, struct nlmsghdr *n,
+		   const struct fcq_scheme_parser *p)
+{
+	struct rtattr *tail = addattr_nest(n, FCQ_MAXLEN,
+					   TCA_OPTIONS | NLA_F_NESTED);
+	struct fcq_scheme_req own = { .n.nlmsg_len = NLMSG_LENGTH(0) };
+	int ret;
+
+	while (argc > 0) {
+		ret = fcq_parse_port_opt(&argc, &argv, n);
+		if (!ret)
+			ret = p->opt(&argc, &argv, &own);
+		if (ret < 0)
+			return -1;
+		if (ret)
+			continue;
+		if (strcmp(*argv, "help"))
+			fprintf(stderr, "What is \"%s\"?\n", *argv);
+		p->explain();
+		return -1;
+	}
+	if (p->flags_type && own.flags.selector)
+		addattr_l(&own.n, FCQ_MAXLEN, p->flags_type, &own.flags,
+			  sizeof(own.flags));
+	addattr_l(n, FCQ_MAXLEN, TCA_FCQ_SCHEME | NLA_F_NESTED,
+		  NLMSG_DATA(&own.n), own.n.nlmsg_len - NLMSG_LENGTH(0));
+	addattr_nest_end(n, tail);
+	return 0;
 }
 
 void fcq_print_prios(const char *key, __u8 mask)

@@ -37,15 +37,31 @@ int fcq_get_array(struct rtattr *nest, int type, __u32 *v, int max);
 /*
  * The scheme's own attributes, built apart while the port's go straight
  * into TCA_OPTIONS (the words come in any order), then nested into
- * TCA_FCQ_SCHEME by fcq_scheme_end().
+ * TCA_FCQ_SCHEME; and its flags, gathered from several words.
  */
 struct fcq_scheme_req {
 	struct nlmsghdr n;
 	char buf[FCQ_MAXLEN];
+	struct nla_bitfield32 flags;
 };
 
-void fcq_scheme_begin(struct fcq_scheme_req *r);
-void fcq_scheme_end(struct nlmsghdr *n, struct fcq_scheme_req *r);
+/*
+ * A scheme's part of its plugin's parse_qopt. @opt takes one of the
+ * scheme's words as fcq_parse_port_opt() takes a port's: adds it to
+ * @own (or to own->flags), advances past it and returns 1; 0 if the word
+ * is not one; -1 (reported) on a bad value. @flags_type, if not 0, is the
+ * scheme's NLA_BITFIELD32 attribute, sent if a word set a flag. @explain
+ * prints the usage (for "help" and unknown words).
+ */
+struct fcq_scheme_parser {
+	int (*opt)(int *argc, char ***argv, struct fcq_scheme_req *own);
+	int flags_type;
+	void (*explain)(void);
+};
+
+/* A plugin's parse_qopt: the port's and the scheme's options; 0 or -1. */
+int fcq_parse_qopt(int argc, char **argv, struct nlmsghdr *n,
+		   const struct fcq_scheme_parser *p);
 
 /*
  * Report a bad option value, naming the option; returns -1, which the

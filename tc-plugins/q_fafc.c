@@ -52,8 +52,7 @@ static const struct {
 };
 #define N_FLAG_OPTS (sizeof(flag_opts) / sizeof(flag_opts[0]))
 
-static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
-			  struct nlmsghdr *n, const char *dev)
+static int fafc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 {
 	static const struct {
 		const char *name;
@@ -72,98 +71,85 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		{ "dec_win", TCA_FAFC_DEC_WIN, fcq_uint_arg, false },
 		{ "horizon", TCA_FAFC_HORIZON, fcq_uint_arg, false },
 	};
-	struct rtattr *tail = addattr_nest(n, FCQ_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
-	struct nla_bitfield32 flags = { 0, 0 };
-	struct fcq_scheme_req own;
+	const char *opt = **argvp;
+	char **argv = *argvp;
+	int argc = *argcp;
 	unsigned int i;
-	int ret, w;
+	int w;
 	__u32 v;
 
-	fcq_scheme_begin(&own);
-	while (argc > 0) {
-		ret = fcq_parse_port_opt(&argc, &argv, n);
-		if (ret < 0)
+	for (i = 0; i < sizeof(u32_opts) / sizeof(u32_opts[0]); i++)
+		if (!strcmp(opt, u32_opts[i].name))
+			break;
+	if (i < sizeof(u32_opts) / sizeof(u32_opts[0])) {
+		NEXT_ARG();
+		if (u32_opts[i].zero_auto && !strcmp(*argv, "auto"))
+			v = 0;
+		else if (u32_opts[i].get(opt, *argv, &v))
 			return -1;
-		if (ret)
-			continue;
-		for (i = 0; i < sizeof(u32_opts) / sizeof(u32_opts[0]); i++)
-			if (!strcmp(*argv, u32_opts[i].name))
-				break;
-		if (i < sizeof(u32_opts) / sizeof(u32_opts[0])) {
-			const char *opt = *argv;
-
-			NEXT_ARG();
-			if (u32_opts[i].zero_auto && !strcmp(*argv, "auto"))
-				v = 0;
-			else if (u32_opts[i].get(opt, *argv, &v))
-				return -1;
-			fcq_put_u32(&own.n, u32_opts[i].type, v);
-			argc--;
-			argv++;
-			continue;
-		}
-		for (i = 0; i < N_FLAG_OPTS; i++)
-			if (!strcmp(*argv, flag_opts[i].name))
-				break;
-		if (i < N_FLAG_OPTS) {
-			const char *opt = *argv;
-
-			NEXT_ARG();
-			w = word2(opt, *argv, flag_opts[i].w0, flag_opts[i].w1);
-			if (w < 0)
-				return -1;
-			flags.selector |= flag_opts[i].bit;
-			if (w)
-				flags.value |= flag_opts[i].bit;
-			else
-				flags.value &= ~flag_opts[i].bit;
-		} else if (!strcmp(*argv, "fallback") || !strcmp(*argv, "cwr")) {
-			const char *opt = *argv;
-
-			NEXT_ARG();
-			w = word2(opt, *argv, "off", "on");
-			if (w < 0)
-				return -1;
-			fcq_put_u8(&own.n, !strcmp(opt, "cwr") ? TCA_FAFC_CWR :
-				   TCA_FAFC_FALLBACK, w);
-		} else if (!strcmp(*argv, "prio")) {
-			__u8 p;
-
-			NEXT_ARG();
-			if (get_u8(&p, *argv, 0) || p > 7)
-				return fcq_bad("prio", *argv, "expected a priority 0..7");
-			fcq_put_u8(&own.n, TCA_FAFC_PRIO, p);
-		} else if (!strcmp(*argv, "solver")) {
-			NEXT_ARG();
-			w = word2("solver", *argv, "kernel", "user");
-			if (w < 0)
-				return -1;
-			fcq_put_u8(&own.n, TCA_FAFC_SOLVER,
-				   w ? FAFC_SOLVER_USER : FAFC_SOLVER_KERNEL);
-		} else if (!strcmp(*argv, "frame")) {
-			NEXT_ARG();
-			w = word2("frame", *argv, "pfc", "fcq");
-			if (w < 0)
-				return -1;
-			fcq_put_u8(&own.n, TCA_FAFC_FRAME,
-				   w ? FAFC_FRAME_FCQ : FAFC_FRAME_PFC);
-		} else if (!strcmp(*argv, "help")) {
-			explain();
-			return -1;
-		} else {
-			fprintf(stderr, "What is \"%s\"?\n", *argv);
-			explain();
-			return -1;
-		}
-		argc--;
-		argv++;
+		fcq_put_u32(&own->n, u32_opts[i].type, v);
+		goto took;
 	}
-	if (flags.selector)
-		addattr_l(&own.n, FCQ_MAXLEN, TCA_FAFC_FLAGS, &flags,
-			  sizeof(flags));
-	fcq_scheme_end(n, &own);
-	addattr_nest_end(n, tail);
-	return 0;
+	for (i = 0; i < N_FLAG_OPTS; i++)
+		if (!strcmp(opt, flag_opts[i].name))
+			break;
+	if (i < N_FLAG_OPTS) {
+		NEXT_ARG();
+		w = word2(opt, *argv, flag_opts[i].w0, flag_opts[i].w1);
+		if (w < 0)
+			return -1;
+		own->flags.selector |= flag_opts[i].bit;
+		if (w)
+			own->flags.value |= flag_opts[i].bit;
+		else
+			own->flags.value &= ~flag_opts[i].bit;
+	} else if (!strcmp(opt, "fallback") || !strcmp(opt, "cwr")) {
+		NEXT_ARG();
+		w = word2(opt, *argv, "off", "on");
+		if (w < 0)
+			return -1;
+		fcq_put_u8(&own->n, !strcmp(opt, "cwr") ? TCA_FAFC_CWR :
+			   TCA_FAFC_FALLBACK, w);
+	} else if (!strcmp(opt, "prio")) {
+		__u8 p;
+
+		NEXT_ARG();
+		if (get_u8(&p, *argv, 0) || p > 7)
+			return fcq_bad("prio", *argv, "expected a priority 0..7");
+		fcq_put_u8(&own->n, TCA_FAFC_PRIO, p);
+	} else if (!strcmp(opt, "solver")) {
+		NEXT_ARG();
+		w = word2("solver", *argv, "kernel", "user");
+		if (w < 0)
+			return -1;
+		fcq_put_u8(&own->n, TCA_FAFC_SOLVER,
+			   w ? FAFC_SOLVER_USER : FAFC_SOLVER_KERNEL);
+	} else if (!strcmp(opt, "frame")) {
+		NEXT_ARG();
+		w = word2("frame", *argv, "pfc", "fcq");
+		if (w < 0)
+			return -1;
+		fcq_put_u8(&own->n, TCA_FAFC_FRAME,
+			   w ? FAFC_FRAME_FCQ : FAFC_FRAME_PFC);
+	} else {
+		return 0;
+	}
+took:
+	*argcp = argc - 1;
+	*argvp = argv + 1;
+	return 1;
+}
+
+static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			  struct nlmsghdr *n, const char *dev)
+{
+	static const struct fcq_scheme_parser parser = {
+		.opt = fafc_opt,
+		.flags_type = TCA_FAFC_FLAGS,
+		.explain = explain,
+	};
+
+	return fcq_parse_qopt(argc, argv, n, &parser);
 }
 
 static bool has(struct rtattr *a, size_t len)

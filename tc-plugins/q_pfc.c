@@ -17,62 +17,56 @@ static void explain(void)
 		FCQ_PORT_USAGE);
 }
 
+static int pfc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
+{
+	char **argv = *argvp;
+	int argc = *argcp;
+
+	if (!strcmp(*argv, "strict")) {
+		__u8 mask;
+
+		NEXT_ARG();
+		if (fcq_get_prios("strict", *argv, &mask))
+			return -1;
+		fcq_put_u8(&own->n, TCA_PFC_STRICT, mask);
+	} else if (!strcmp(*argv, "quanta")) {
+		__u32 q[FCQ_NUM_PRIO];
+		int i;
+
+		for (i = 0; i < FCQ_NUM_PRIO; i++) {
+			NEXT_ARG();
+			if (fcq_size_arg("quanta", *argv, &q[i]))
+				return -1;
+		}
+		fcq_put_array(&own->n, TCA_PFC_QUANTA, TCA_PFC_QUANTUM,
+			      sizeof(__u32), q, FCQ_NUM_PRIO);
+	} else if (!strcmp(*argv, "sched")) {
+		/* in enum fcq_sched order */
+		static const char *const words[] = { "fifo", "drr", NULL };
+		int s;
+
+		NEXT_ARG();
+		s = fcq_word_arg("sched", *argv, words);
+		if (s < 0)
+			return -1;
+		fcq_put_u8(&own->n, TCA_PFC_SCHED, s);
+	} else {
+		return 0;
+	}
+	*argcp = argc - 1;
+	*argvp = argv + 1;
+	return 1;
+}
+
 static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			 struct nlmsghdr *n, const char *dev)
 {
-	struct rtattr *tail = addattr_nest(n, FCQ_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
-	struct fcq_scheme_req own;
-	int ret;
+	static const struct fcq_scheme_parser parser = {
+		.opt = pfc_opt,
+		.explain = explain,
+	};
 
-	fcq_scheme_begin(&own);
-	while (argc > 0) {
-		ret = fcq_parse_port_opt(&argc, &argv, n);
-		if (ret < 0)
-			return -1;
-		if (ret)
-			continue;
-		if (!strcmp(*argv, "strict")) {
-			__u8 mask;
-
-			NEXT_ARG();
-			if (fcq_get_prios("strict", *argv, &mask))
-				return -1;
-			fcq_put_u8(&own.n, TCA_PFC_STRICT, mask);
-		} else if (!strcmp(*argv, "quanta")) {
-			__u32 q[FCQ_NUM_PRIO];
-			int i;
-
-			for (i = 0; i < FCQ_NUM_PRIO; i++) {
-				NEXT_ARG();
-				if (fcq_size_arg("quanta", *argv, &q[i]))
-					return -1;
-			}
-			fcq_put_array(&own.n, TCA_PFC_QUANTA, TCA_PFC_QUANTUM,
-				      sizeof(__u32), q, FCQ_NUM_PRIO);
-		} else if (!strcmp(*argv, "sched")) {
-			/* in enum fcq_sched order */
-			static const char *const words[] = { "fifo", "drr", NULL };
-			int s;
-
-			NEXT_ARG();
-			s = fcq_word_arg("sched", *argv, words);
-			if (s < 0)
-				return -1;
-			fcq_put_u8(&own.n, TCA_PFC_SCHED, s);
-		} else if (!strcmp(*argv, "help")) {
-			explain();
-			return -1;
-		} else {
-			fprintf(stderr, "What is \"%s\"?\n", *argv);
-			explain();
-			return -1;
-		}
-		argc--;
-		argv++;
-	}
-	fcq_scheme_end(n, &own);
-	addattr_nest_end(n, tail);
-	return 0;
+	return fcq_parse_qopt(argc, argv, n, &parser);
 }
 
 static int pfc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
