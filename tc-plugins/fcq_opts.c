@@ -233,11 +233,11 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 	unsigned int i;
 	__u32 v = 0, k;
 
-	for (i = 0; i < sizeof(u32_opts) / sizeof(u32_opts[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(u32_opts); i++)
 		if (!strcmp(opt, u32_opts[i].name))
 			break;
 
-	if (i < sizeof(u32_opts) / sizeof(u32_opts[0])) {
+	if (i < ARRAY_SIZE(u32_opts)) {
 		NEXT_ARG();
 		/* "auto" means 0 for headroom and refresh: computed. */
 		if ((u32_opts[i].type == TCA_FCQ_HEADROOM ||
@@ -510,7 +510,7 @@ static void print_prio_table(struct rtattr *xstats)
 	open_json_array(PRINT_JSON, "prio");
 	if (!is_json_context()) {
 		print_string(PRINT_FP, NULL, "%s", "\n prio");
-		for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(cols); i++)
 			fprintf(stdout, "%*s", cols[i].width, cols[i].key);
 	}
 	rem = RTA_PAYLOAD(xstats);
@@ -527,7 +527,7 @@ static void print_prio_table(struct rtattr *xstats)
 			   *(__u8 *)RTA_DATA(tb[TCA_FCQ_PRIO_ID]));
 		if (!is_json_context())
 			fprintf(stdout, "\n %4u", *(__u8 *)RTA_DATA(tb[TCA_FCQ_PRIO_ID]));
-		for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(cols); i++) {
 			__u64 v = get64(tb, cols[i].type);
 
 			print_u64(PRINT_JSON, cols[i].key, NULL, v);
@@ -572,7 +572,7 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 	if (!xstats)
 		return 0;
 	parse_rtattr_nested(tb, TCA_FCQ_STATS_MAX, xstats);
-	for (i = 0; i < sizeof(port) / sizeof(port[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(port); i++) {
 		if (!tb[port[i].type])
 			continue;
 		/* drops on a line of their own */

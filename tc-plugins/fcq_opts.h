@@ -18,6 +18,10 @@
 	"  [ ecn KMIN KMAX PMAX | ecn off ]\n"				\
 	"PRIOS := all | none | P[,P...]   (priorities 0..7)\n"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))	/* as iproute2's utils.h */
+#endif
+
 /* Room for the options of one qdisc request (addattr_l's maxlen). */
 #define FCQ_MAXLEN	1024
 

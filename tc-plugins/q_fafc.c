@@ -50,7 +50,6 @@ static const struct {
 	{ "tie", FAFC_FL_TIE_VERTEX, "spread", "vertex" },
 	{ "demand_cap", FAFC_FL_DEMAND_CAP, "off", "on" },
 };
-#define N_FLAG_OPTS (sizeof(flag_opts) / sizeof(flag_opts[0]))
 
 static int fafc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 {
@@ -78,10 +77,10 @@ static int fafc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 	int w;
 	__u32 v;
 
-	for (i = 0; i < sizeof(u32_opts) / sizeof(u32_opts[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(u32_opts); i++)
 		if (!strcmp(opt, u32_opts[i].name))
 			break;
-	if (i < sizeof(u32_opts) / sizeof(u32_opts[0])) {
+	if (i < ARRAY_SIZE(u32_opts)) {
 		NEXT_ARG();
 		if (u32_opts[i].zero_auto && !strcmp(*argv, "auto"))
 			v = 0;
@@ -90,10 +89,10 @@ static int fafc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 		fcq_put_u32(&own->n, u32_opts[i].type, v);
 		goto took;
 	}
-	for (i = 0; i < N_FLAG_OPTS; i++)
+	for (i = 0; i < ARRAY_SIZE(flag_opts); i++)
 		if (!strcmp(opt, flag_opts[i].name))
 			break;
-	if (i < N_FLAG_OPTS) {
+	if (i < ARRAY_SIZE(flag_opts)) {
 		NEXT_ARG();
 		w = word2(opt, *argv, flag_opts[i].w0, flag_opts[i].w1);
 		if (w < 0)
@@ -256,7 +255,7 @@ static int fafc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		char fmt[32];
 
 		/* A dump selects every flag; a request only those it sets. */
-		for (i = 0; i < N_FLAG_OPTS; i++) {
+		for (i = 0; i < ARRAY_SIZE(flag_opts); i++) {
 			bool set = bf->value & flag_opts[i].bit;
 
 			if (!(sel & flag_opts[i].bit))
@@ -335,7 +334,7 @@ static int fafc_print_xstats(struct qdisc_util *qu, FILE *f,
 		fcq_print_time("thop", tb[TCA_FAFC_STATS_THOP], NULL);
 	if (has(tb[TCA_FAFC_STATS_TH_C], sizeof(__u32)))
 		fcq_print_size("th_c", tb[TCA_FAFC_STATS_TH_C], NULL);
-	for (i = 0; i < sizeof(s64s) / sizeof(s64s[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(s64s); i++) {
 		char fmt[32];
 
 		if (!has(tb[s64s[i].type], sizeof(__s64)))
@@ -344,7 +343,7 @@ static int fafc_print_xstats(struct qdisc_util *qu, FILE *f,
 		print_s64(PRINT_ANY, s64s[i].key, fmt,
 			  *(__s64 *)RTA_DATA(tb[s64s[i].type]));
 	}
-	for (i = 0; i < sizeof(cnt) / sizeof(cnt[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cnt); i++) {
 		if (!tb[cnt[i].type])
 			continue;
 		if (cnt[i].nl)
