@@ -207,25 +207,27 @@ static int dscp_map_arg(const char *opt, const char *arg, struct nlmsghdr *n)
 
 int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 {
+	/* zero: the word for 0, as fcq_print_port_opts() shows it */
 	static const struct {
 		const char *name;
 		int type;
 		int (*get)(const char *opt, const char *arg, __u32 *v);
+		const char *zero;
 	} u32_opts[] = {
-		{ "delay", TCA_FCQ_DELAY, fcq_time_arg },
-		{ "overhead", TCA_FCQ_OVERHEAD, fcq_size_arg },
-		{ "switch", TCA_FCQ_SWITCH, fcq_uint_arg },
-		{ "limit", TCA_FCQ_LIMIT, fcq_uint_arg },
-		{ "pause_max", TCA_FCQ_PAUSE_MAX, fcq_time_arg },
-		{ "buffer", TCA_FCQ_BUFFER, fcq_size_arg },
-		{ "xoff", TCA_FCQ_XOFF, fcq_size_arg },
-		{ "xon", TCA_FCQ_XON, fcq_size_arg },
-		{ "alpha", TCA_FCQ_ALPHA, fcq_q16_arg },
-		{ "resume_offset", TCA_FCQ_RESUME_OFFSET, fcq_size_arg },
-		{ "reserve", TCA_FCQ_RESERVE, fcq_size_arg },
-		{ "headroom", TCA_FCQ_HEADROOM, fcq_size_arg },
-		{ "response", TCA_FCQ_RESPONSE, fcq_time_arg },
-		{ "refresh", TCA_FCQ_REFRESH, fcq_time_arg },
+		{ "delay", TCA_FCQ_DELAY, fcq_time_arg, NULL },
+		{ "overhead", TCA_FCQ_OVERHEAD, fcq_size_arg, NULL },
+		{ "switch", TCA_FCQ_SWITCH, fcq_uint_arg, NULL },
+		{ "limit", TCA_FCQ_LIMIT, fcq_uint_arg, NULL },
+		{ "pause_max", TCA_FCQ_PAUSE_MAX, fcq_time_arg, "any" },
+		{ "buffer", TCA_FCQ_BUFFER, fcq_size_arg, NULL },
+		{ "xoff", TCA_FCQ_XOFF, fcq_size_arg, "dynamic" },
+		{ "xon", TCA_FCQ_XON, fcq_size_arg, NULL },
+		{ "alpha", TCA_FCQ_ALPHA, fcq_q16_arg, NULL },
+		{ "resume_offset", TCA_FCQ_RESUME_OFFSET, fcq_size_arg, NULL },
+		{ "reserve", TCA_FCQ_RESERVE, fcq_size_arg, NULL },
+		{ "headroom", TCA_FCQ_HEADROOM, fcq_size_arg, "auto" },
+		{ "response", TCA_FCQ_RESPONSE, fcq_time_arg, NULL },
+		{ "refresh", TCA_FCQ_REFRESH, fcq_time_arg, "auto" },
 	};
 	int argc = *argcp;
 	char **argv = *argvp;
@@ -239,13 +241,7 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 
 	if (i < ARRAY_SIZE(u32_opts)) {
 		NEXT_ARG();
-		/* "auto" means 0 for headroom and refresh: computed. */
-		if ((u32_opts[i].type == TCA_FCQ_HEADROOM ||
-		     u32_opts[i].type == TCA_FCQ_REFRESH) &&
-		    !strcmp(*argv, "auto"))
-			v = 0;
-		else if (u32_opts[i].type == TCA_FCQ_XOFF &&
-			 !strcmp(*argv, "dynamic"))
+		if (u32_opts[i].zero && !strcmp(*argv, u32_opts[i].zero))
 			v = 0;
 		else if (u32_opts[i].get(opt, *argv, &v))
 			return -1;

@@ -11,7 +11,7 @@
 #define FCQ_PORT_USAGE							\
 	"  [ rate RATE ] [ delay TIME ] [ overhead BYTES ] [ switch ID ]\n" \
 	"  [ trust dscp | pcp | skb ] [ dscp_map DSCP:PRIO[,DSCP:PRIO...] ]\n" \
-	"  [ limit PACKETS ] [ lossless PRIOS ] [ pause_max TIME ]\n"	\
+	"  [ limit PACKETS ] [ lossless PRIOS ] [ pause_max TIME | any ]\n" \
 	"  [ buffer SIZE ] [ xoff SIZE ] [ xon SIZE ] [ alpha FRACTION ]\n" \
 	"  [ resume_offset SIZE ] [ reserve SIZE ] [ headroom SIZE | auto ]\n" \
 	"  [ response TIME ] [ pause_quanta QUANTA ] [ refresh TIME | auto ]\n" \
