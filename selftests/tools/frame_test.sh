@@ -11,6 +11,21 @@
 #   selftests/tools/frame_test.sh      (FCQ_FRAME=path to test another binary)
 set -u
 
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
+ALL_TESTS="
+	lua_fields
+	frames_captured
+	fafc_accumulate
+	fafc_plain
+	pfc_mac_control
+	seq_and_tx_ns
+	bad_magic
+	unknown_type
+	bad_version
+	truncated
+	expert_info
+	mutation_refused
+"
 USAGE_MORE="TAP on stdout."
 . "$(dirname "$0")/../lib/usage.sh"
 usage_args 0 "$@"
@@ -31,11 +46,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ktap_plan 12
+tests_plan
 
 for tool in tshark dumpcap unshare; do
 	command -v $tool >/dev/null && continue
-	for _ in $(seq 12); do
+	for _ in $(tests_selected); do
 		ktap_skip "fcq frames through Wireshark" "no $tool"
 	done
 	ktap_finish
@@ -56,68 +71,58 @@ ts() {
 }
 tsr() { ts -X lua_script:"$LUA" -r "$W/cap.pcapng" "$@"; }
 
-# 1. The fields, their types and bases, as filters name them.
-ts -G fields -X lua_script:"$LUA" |
-	awk -F'\t' '$1 == "F" && $5 == "fcq" && $4 != "FT_NONE" {
-		print $3, $4, $6, $7 }' | sort >"$W/fields"
-sort >"$W/want" <<EOF
-fcq.magic FT_UINT16 BASE_HEX 0x0
-fcq.version FT_UINT8 BASE_DEC 0x0
-fcq.type FT_UINT8 BASE_DEC 0x0
-fcq.prio FT_UINT8 BASE_DEC 0x0
-fcq.flags FT_UINT8 BASE_HEX 0x0
-fcq.flags.accumulate FT_BOOLEAN 8 0x1
-fcq.seq FT_UINT32 BASE_DEC 0x0
-fcq.tx_ns FT_UINT64 BASE_DEC 0x0
-fcq.fafc.pause_ns FT_UINT32 BASE_DEC 0x0
-EOF
-if cmp -s "$W/fields" "$W/want" && ! grep -q "Lua" "$W/tshark.err"; then
-	ktap_pass "fcq.lua loads and registers its 9 fields"
-else
-	ktap_fail "fcq.lua loads and registers its 9 fields" \
-		"$(diff "$W/want" "$W/fields"; grep -v "^Running as" "$W/tshark.err")"
-fi
+# Shared steps, each done once whichever case needs it first (so that
+# TESTS= may name any case).
 
-# 2. Capture what one fcq-frame invocation sends, 1 ms apart. Extension
+# The veth pair tx0-rx0 in namespace NS.
+veth_up() {
+	[ -z "${VETH_UP:-}" ] || return 0
+	ip netns add "$NS"
+	ip -n "$NS" link add tx0 type veth peer name rx0
+	ip -n "$NS" link set tx0 up
+	ip -n "$NS" link set rx0 up
+	VETH_UP=1
+}
+
+# Capture what one fcq-frame invocation sends, 1 ms apart. Extension
 # frames are numbered across the invocation: the PFC frame takes no number.
-ip netns add "$NS"
-ip -n "$NS" link add tx0 type veth peer name rx0
-ip -n "$NS" link set tx0 up
-ip -n "$NS" link set rx0 up
+# T[i] is when frame i + 1 was sent, $W/rows tshark's fields of each frame
+# captured.
 N=9
-ip netns exec "$NS" dumpcap -i rx0 -f "ether proto 0x88b5 or ether proto 0x8808" \
-	-c $N -a duration:5 -w "$W/cap.pcapng" 2>"$W/dumpcap.err" &
-CAP=$!
-# Frames sent before dumpcap captures are lost. It says "Capturing on"
-# before it opens the device, "File:" once it has, filter set.
-for _ in $(seq 50); do
-	grep -qs "^File: " "$W/dumpcap.err" && break
-	sleep 0.1
-done
-ip netns exec "$NS" "$FRAME" tx0 \
-	fafc 3:2500000:acc --wait 1ms \
-	fafc 5:1000 --wait 1ms \
-	pfc 3:1000 --wait 1ms \
-	fafc 2:777 --magic dead --wait 1ms \
-	fafc 4:42 --type 9 --wait 1ms \
-	fafc 1:1 --version 2 --wait 1ms \
-	fafc 6:9 --len 34 --wait 1ms \
-	fafc 7:5 --count 2 >"$W/sent" 2>"$W/frame.err"
-wait "$CAP"
-CAP=
-mapfile -t T <"$W/sent"	# T[i]: when frame i + 1 was sent
-tsr -T fields -E separator='|' -e frame.len -e fcq.magic -e fcq.version \
-	-e fcq.type -e fcq.prio -e fcq.flags -e fcq.flags.accumulate \
-	-e fcq.seq -e fcq.tx_ns -e fcq.fafc.pause_ns -e macc.opcode \
-	-e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e data.len \
-	-e _ws.expert.message -e _ws.col.Info >"$W/rows"
-got=$(wc -l <"$W/rows")
-[ ${#T[@]} = $N ] && [ "$got" = $N ] &&
-	ktap_pass "all $N frames sent and captured" ||
-	ktap_fail "all $N frames sent and captured" \
-		"sent ${#T[@]}, captured $got: $(cat "$W/frame.err" "$W/dumpcap.err")"
+captured() {
+	[ -z "${CAPTURED:-}" ] || return 0
+	veth_up
+	ip netns exec "$NS" dumpcap -i rx0 -f "ether proto 0x88b5 or ether proto 0x8808" \
+		-c $N -a duration:5 -w "$W/cap.pcapng" 2>"$W/dumpcap.err" &
+	CAP=$!
+	# Frames sent before dumpcap captures are lost. It says "Capturing on"
+	# before it opens the device, "File:" once it has, filter set.
+	for _ in $(seq 50); do
+		grep -qs "^File: " "$W/dumpcap.err" && break
+		sleep 0.1
+	done
+	ip netns exec "$NS" "$FRAME" tx0 \
+		fafc 3:2500000:acc --wait 1ms \
+		fafc 5:1000 --wait 1ms \
+		pfc 3:1000 --wait 1ms \
+		fafc 2:777 --magic dead --wait 1ms \
+		fafc 4:42 --type 9 --wait 1ms \
+		fafc 1:1 --version 2 --wait 1ms \
+		fafc 6:9 --len 34 --wait 1ms \
+		fafc 7:5 --count 2 >"$W/sent" 2>"$W/frame.err"
+	wait "$CAP"
+	CAP=
+	mapfile -t T <"$W/sent"
+	tsr -T fields -E separator='|' -e frame.len -e fcq.magic -e fcq.version \
+		-e fcq.type -e fcq.prio -e fcq.flags -e fcq.flags.accumulate \
+		-e fcq.seq -e fcq.tx_ns -e fcq.fafc.pause_ns -e macc.opcode \
+		-e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e data.len \
+		-e _ws.expert.message -e _ws.col.Info >"$W/rows"
+	CAPTURED=1
+}
 
 # True if frame N's first fields are exactly FIELD...; else WHY says how.
+WHY=
 row_is() {
 	local n=$1 got want
 	shift
@@ -128,74 +133,141 @@ row_is() {
 	return 1
 }
 
-# 3-4. Well-formed FAFC pauses, with and without ACCUMULATE.
-row_is 1 60 0x4643 1 1 3 0x01 1 1 "${T[0]}" 2500000 "" "" "" "" "" \
-	"FAFC pause prio 3 2500000 ns (accumulate) seq 1" &&
-	ktap_pass "fafc 3:2500000:acc: priority 3, 2500000 ns, accumulate, seq 1" ||
-	ktap_fail "fafc 3:2500000:acc: priority 3, 2500000 ns, accumulate, seq 1" "$WHY"
-row_is 2 60 0x4643 1 1 5 0x00 0 2 "${T[1]}" 1000 "" "" "" "" "" \
-	"FAFC pause prio 5 1000 ns seq 2" &&
-	ktap_pass "fafc 5:1000: priority 5, 1000 ns, no accumulate, seq 2" ||
-	ktap_fail "fafc 5:1000: priority 5, 1000 ns, no accumulate, seq 2" "$WHY"
+# The fields, their types and bases, as filters name them.
+lua_fields() {
+	ts -G fields -X lua_script:"$LUA" |
+		awk -F'\t' '$1 == "F" && $5 == "fcq" && $4 != "FT_NONE" {
+			print $3, $4, $6, $7 }' | sort >"$W/fields"
+	sort >"$W/want" <<-EOF
+	fcq.magic FT_UINT16 BASE_HEX 0x0
+	fcq.version FT_UINT8 BASE_DEC 0x0
+	fcq.type FT_UINT8 BASE_DEC 0x0
+	fcq.prio FT_UINT8 BASE_DEC 0x0
+	fcq.flags FT_UINT8 BASE_HEX 0x0
+	fcq.flags.accumulate FT_BOOLEAN 8 0x1
+	fcq.seq FT_UINT32 BASE_DEC 0x0
+	fcq.tx_ns FT_UINT64 BASE_DEC 0x0
+	fcq.fafc.pause_ns FT_UINT32 BASE_DEC 0x0
+	EOF
+	cmp -s "$W/fields" "$W/want" && ! grep -q "Lua" "$W/tshark.err"
+	check_err $? "$(diff "$W/want" "$W/fields"; grep -v "^Running as" "$W/tshark.err")"
+	log_test "fcq.lua loads and registers its 9 fields"
+}
 
-# 5. PFC is Wireshark's own MAC Control (its Info text is not ours to fix).
-row_is 3 60 "" "" "" "" "" "" "" "" "" 0x0101 0x0008 1000 "" "" &&
-	ktap_pass "pfc 3:1000 decodes as MAC Control: opcode 0x0101, class 3, 1000 quanta" ||
-	ktap_fail "pfc 3:1000 decodes as MAC Control: opcode 0x0101, class 3, 1000 quanta" "$WHY"
+frames_captured() {
+	local got
+	captured
+	got=$(wc -l <"$W/rows")
+	[ ${#T[@]} = $N ] && [ "$got" = $N ]
+	check_err $? "sent ${#T[@]}, captured $got: $(cat "$W/frame.err" "$W/dumpcap.err")"
+	log_test "all $N frames sent and captured"
+}
 
-# 6. Numbered 1, 2, ... in order, copies included; tx time as printed.
-seqs=$(awk -F'|' '$8 != "" { printf "%s ", $8 }' "$W/rows")
-txs=$(awk -F'|' '$9 != "" { printf "%s ", $9 }' "$W/rows")
-want_txs=$(printf '%s ' "${T[@]:0:2}" "${T[@]:3}")
-[ "$seqs" = "1 2 3 4 5 6 7 8 " ] && [ "$txs" = "$want_txs" ] &&
-	ktap_pass "seq counts extension frames 1-8, copies included; tx_ns is the send time" ||
-	ktap_fail "seq counts extension frames 1-8, copies included; tx_ns is the send time" \
-		"seq $seqs; tx_ns $txs, sent $want_txs"
+# Well-formed FAFC pauses, with and without ACCUMULATE.
+fafc_accumulate() {
+	captured
+	row_is 1 60 0x4643 1 1 3 0x01 1 1 "${T[0]}" 2500000 "" "" "" "" "" \
+		"FAFC pause prio 3 2500000 ns (accumulate) seq 1"
+	check_err $? "$WHY"
+	log_test "fafc 3:2500000:acc: priority 3, 2500000 ns, accumulate, seq 1"
+}
 
-# 7-10. Mutated frames: decoded as far as they go, and flagged.
-row_is 4 60 0xdead 1 1 2 0x00 0 3 "${T[3]}" 777 "" "" "" "" \
-	"Magic is not 0x4643" "FAFC pause prio 2 777 ns seq 3 [bad magic 0xdead]" &&
-	ktap_pass "--magic dead: flagged bad magic, still decoded" ||
-	ktap_fail "--magic dead: flagged bad magic, still decoded" "$WHY"
-types=$(tsr -Y fcq -O fcq | sed -n 's/^    Type: //p' | paste -sd,)
-want_types="FAFC pause (1),FAFC pause (1),FAFC pause (1),Unknown (9)"
-want_types="$want_types,FAFC pause (1),FAFC pause (1),FAFC pause (1),FAFC pause (1)"
-WHY="types \"$types\", want \"$want_types\""
-row_is 5 60 0x4643 1 9 4 0x00 0 4 "${T[4]}" "" "" "" "" 28 \
-	"Unknown type" "Unknown type 9 prio 4 seq 4" &&
-	[ "$types" = "$want_types" ] &&
-	ktap_pass "--type 9: shown as Unknown (9), the rest (28 bytes) as data" ||
-	ktap_fail "--type 9: shown as Unknown (9), the rest (28 bytes) as data" "$WHY"
-row_is 6 60 0x4643 2 1 1 0x00 0 5 "${T[5]}" 1 "" "" "" "" \
-	"Version is not 1" "FAFC pause prio 1 1 ns seq 5 [bad version 2]" &&
-	ktap_pass "--version 2: flagged bad version, still decoded" ||
-	ktap_fail "--version 2: flagged bad version, still decoded" "$WHY"
-row_is 7 34 0x4643 1 1 6 0x00 0 6 "${T[6]}" "" "" "" "" "" \
-	"Frame ends before the header and body do" \
-	"FAFC pause prio 6 seq 6 [truncated]" &&
-	ktap_pass "--len 34: flagged truncated, no pause time read" ||
-	ktap_fail "--len 34: flagged truncated, no pause time read" "$WHY"
+fafc_plain() {
+	captured
+	row_is 2 60 0x4643 1 1 5 0x00 0 2 "${T[1]}" 1000 "" "" "" "" "" \
+		"FAFC pause prio 5 1000 ns seq 2"
+	check_err $? "$WHY"
+	log_test "fafc 5:1000: priority 5, 1000 ns, no accumulate, seq 2"
+}
 
-# 11. Exactly the rejected frames are malformed; well-formed ones carry no
+# PFC is Wireshark's own MAC Control (its Info text is not ours to fix).
+pfc_mac_control() {
+	captured
+	row_is 3 60 "" "" "" "" "" "" "" "" "" 0x0101 0x0008 1000 "" ""
+	check_err $? "$WHY"
+	log_test "pfc 3:1000 decodes as MAC Control: opcode 0x0101, class 3, 1000 quanta"
+}
+
+# Numbered 1, 2, ... in order, copies included; tx time as printed.
+seq_and_tx_ns() {
+	local seqs txs want_txs
+	captured
+	seqs=$(awk -F'|' '$8 != "" { printf "%s ", $8 }' "$W/rows")
+	txs=$(awk -F'|' '$9 != "" { printf "%s ", $9 }' "$W/rows")
+	want_txs=$(printf '%s ' "${T[@]:0:2}" "${T[@]:3}")
+	[ "$seqs" = "1 2 3 4 5 6 7 8 " ] && [ "$txs" = "$want_txs" ]
+	check_err $? "seq $seqs; tx_ns $txs, sent $want_txs"
+	log_test "seq counts extension frames 1-8, copies included; tx_ns is the send time"
+}
+
+# Mutated frames (bad_magic to truncated): decoded as far as they go, and
+# flagged.
+bad_magic() {
+	captured
+	row_is 4 60 0xdead 1 1 2 0x00 0 3 "${T[3]}" 777 "" "" "" "" \
+		"Magic is not 0x4643" "FAFC pause prio 2 777 ns seq 3 [bad magic 0xdead]"
+	check_err $? "$WHY"
+	log_test "--magic dead: flagged bad magic, still decoded"
+}
+
+unknown_type() {
+	local types want_types
+	captured
+	types=$(tsr -Y fcq -O fcq | sed -n 's/^    Type: //p' | paste -sd,)
+	want_types="FAFC pause (1),FAFC pause (1),FAFC pause (1),Unknown (9)"
+	want_types="$want_types,FAFC pause (1),FAFC pause (1),FAFC pause (1),FAFC pause (1)"
+	WHY="types \"$types\", want \"$want_types\""
+	row_is 5 60 0x4643 1 9 4 0x00 0 4 "${T[4]}" "" "" "" "" 28 \
+		"Unknown type" "Unknown type 9 prio 4 seq 4" &&
+		[ "$types" = "$want_types" ]
+	check_err $? "$WHY"
+	log_test "--type 9: shown as Unknown (9), the rest (28 bytes) as data"
+}
+
+bad_version() {
+	captured
+	row_is 6 60 0x4643 2 1 1 0x00 0 5 "${T[5]}" 1 "" "" "" "" \
+		"Version is not 1" "FAFC pause prio 1 1 ns seq 5 [bad version 2]"
+	check_err $? "$WHY"
+	log_test "--version 2: flagged bad version, still decoded"
+}
+
+truncated() {
+	captured
+	row_is 7 34 0x4643 1 1 6 0x00 0 6 "${T[6]}" "" "" "" "" "" \
+		"Frame ends before the header and body do" \
+		"FAFC pause prio 6 seq 6 [truncated]"
+	check_err $? "$WHY"
+	log_test "--len 34: flagged truncated, no pause time read"
+}
+
+# Exactly the rejected frames are malformed; well-formed ones carry no
 # expert info at all.
-bad=$(tsr -Y _ws.malformed -T fields -e frame.number | paste -sd' ')
-expert=$(tsr -Y _ws.expert -T fields -e frame.number | paste -sd' ')
-[ "$bad" = "4 6 7" ] && [ "$expert" = "4 5 6 7" ] &&
-	ktap_pass "malformed: frames 4, 6, 7 only; expert info: 4-7 only" ||
-	ktap_fail "malformed: frames 4, 6, 7 only; expert info: 4-7 only" \
-		"malformed: $bad; expert info: $expert"
+expert_info() {
+	local bad expert
+	captured
+	bad=$(tsr -Y _ws.malformed -T fields -e frame.number | paste -sd' ')
+	expert=$(tsr -Y _ws.expert -T fields -e frame.number | paste -sd' ')
+	[ "$bad" = "4 6 7" ] && [ "$expert" = "4 5 6 7" ]
+	check_err $? "malformed: $bad; expert info: $expert"
+	log_test "malformed: frames 4, 6, 7 only; expert info: 4-7 only"
+}
 
-# 12. A mutation of a header the frame does not have is refused.
-ok=1
-for args in "fafc 3:1 --opcode 0101" "pfc 3:1 --magic 4643" \
-	    "pause 1 --type 1"; do
-	ip netns exec "$NS" "$FRAME" tx0 $args >"$W/out" 2>"$W/err"
-	rc=$?
-	if [ $rc != 2 ] || [ -s "$W/out" ] || ! grep -q "does not apply" "$W/err"; then
-		ok=0
-		ktap_note "$args: exit $rc, $(cat "$W/out" "$W/err")"
-	fi
-done
-[ $ok = 1 ] && ktap_pass "--opcode on fafc, --magic and --type on pfc or pause: exit 2, nothing sent" ||
-	ktap_fail "--opcode on fafc, --magic and --type on pfc or pause: exit 2, nothing sent"
+# A mutation of a header the frame does not have is refused.
+mutation_refused() {
+	local args rc
+	veth_up
+	for args in "fafc 3:1 --opcode 0101" "pfc 3:1 --magic 4643" \
+		    "pause 1 --type 1"; do
+		ip netns exec "$NS" "$FRAME" tx0 $args >"$W/out" 2>"$W/err"
+		rc=$?
+		if [ $rc != 2 ] || [ -s "$W/out" ] || ! grep -q "does not apply" "$W/err"; then
+			check_err 1 "not refused: $args"
+			ktap_note "$args: exit $rc, $(cat "$W/out" "$W/err")"
+		fi
+	done
+	log_test "--opcode on fafc, --magic and --type on pfc or pause: exit 2, nothing sent"
+}
+
+tests_run
 ktap_finish

@@ -5,18 +5,26 @@
 # and `X -h` print a usage (stdout contains "sage") on stdout, nothing on
 # stderr, and exit 0; `X --no-such-option` exits non-zero with a message on
 # stderr. C tools with commands are checked per command (fcq-gen server
-# --help, ...). Host-side, a second or two; builds nothing: the C tools are
-# those `make tools` left in build/tools/, and a missing one fails its cases.
+# --help, ...). Three cases, one per option, each over every tool and
+# command; a diagnostic names each that failed. Host-side, a second or two;
+# builds nothing: the C tools are those `make tools` left in build/tools/,
+# and a missing one fails all three.
 #
 # A script runs only if its source mentions the option (or passes its
 # arguments to selftests/lib/usage.sh's usage_args): one that does not
 # would take it for an argument and do its work (boot a guest, build
-# namespaces, run make check); its cases fail unrun. Likewise the bogus
-# option runs only after --help passed. Each run is limited to 5 s.
+# namespaces, run make check); it fails the case unrun. Likewise the bogus
+# option runs only where --help passed. Each run is limited to 5 s.
 #
 #   selftests/tools/help_test.sh      (FCQ_TOOLS=dir of the C tools to test)
 set -u
 
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
+ALL_TESTS="
+	help_long
+	help_short
+	bad_option
+"
 USAGE_MORE="TAP on stdout."
 . "$(dirname "$0")/../lib/usage.sh"
 usage_args 0 "$@"
@@ -27,6 +35,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 TOOLS=${FCQ_TOOLS:-$TOP/build/tools}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+tests_plan
 
 # Each case: a path from the top (build/tools/X: the C tool X in $TOOLS),
 # then the command words to put before the option, if any.
@@ -72,8 +81,6 @@ for t in "$TOP"/selftests/tools/*_test.sh; do
 	CASES+=("${t#"$TOP"/}")
 done
 
-ktap_plan $((3 * ${#CASES[@]}))
-
 # The source mentions OPT as a word of its own ("-h)", '-h', "-h |"), or
 # hands its arguments to selftests/lib/usage.sh, which answers both.
 mentions() {
@@ -91,13 +98,16 @@ run() {
 what() {
 	local rc="exit $RC"
 
-	[ $RC = 124 ] || [ $RC = 137 ] && rc="timed out after 5 s"
+	[ "$RC" = 124 ] || [ "$RC" = 137 ] && rc="timed out after 5 s"
 	echo "$rc; stdout: $(head -c 100 "$W/out" | head -n 1);" \
 		"stderr: $(head -c 200 "$W/err" | head -n 2 | tr '\n' ' ')"
 }
 
-for c in "${CASES[@]}"; do
-	read -r path words <<<"$c"
+# tool CASE: label, exe, script (empty for a C tool) and cmd of one of
+# CASES; why, if it cannot run at all.
+tool() {
+	local path words
+	read -r path words <<<"$1"
 	label="${path#build/tools/}${words:+ $words}"
 	case "$path" in
 	build/tools/*) exe=$TOOLS/${path#build/tools/} script= ;;
@@ -113,39 +123,76 @@ for c in "${CASES[@]}"; do
 	elif [ ! -x "$exe" ]; then
 		why="$exe is not executable"
 	fi
-	help_ok=0
-	for opt in --help -h; do
-		name="$label $opt: usage on stdout, exit 0, stderr empty"
+}
+
+# answers OPT: run every one of CASES with OPT (once); UNANSWERED["OPT
+# LABEL"] says why one did not print a usage as it should.
+declare -A UNANSWERED
+ANSWERED=
+answers() {
+	local opt=$1 c
+	case " $ANSWERED " in *" $opt "*) return 0 ;; esac
+	ANSWERED="$ANSWERED $opt"
+	for c in "${CASES[@]}"; do
+		tool "$c"
 		if [ -n "$why" ]; then
-			ktap_fail "$name" "$why"
+			UNANSWERED["$opt $label"]=$why
 			continue
 		fi
 		if [ -n "$script" ] && ! mentions "$script" "$opt"; then
-			ktap_fail "$name" "not run: $path does not handle $opt (it would run for real)"
+			UNANSWERED["$opt $label"]="not run: ${script#"$TOP"/} does not handle $opt (it would run for real)"
 			continue
 		fi
 		run "${cmd[@]}" "$opt"
-		if [ $RC = 0 ] && [ ! -s "$W/err" ] && grep -q sage "$W/out"; then
-			ktap_pass "$name"
-			[ $opt = --help ] && help_ok=1
-		else
-			ktap_fail "$name" "$(what)"
+		if [ $RC != 0 ] || [ -s "$W/err" ] || ! grep -q sage "$W/out"; then
+			UNANSWERED["$opt $label"]=$(what)
 		fi
 	done
+}
 
-	name="$label --no-such-option: non-zero exit, a message on stderr"
-	if [ -n "$why" ]; then
-		ktap_fail "$name" "$why"
-	elif [ $help_ok = 0 ]; then
-		ktap_fail "$name" "not run: --help failed, or was not run"
-	else
-		run "${cmd[@]}" --no-such-option
-		if [ $RC != 0 ] && [ $RC != 124 ] && [ $RC != 137 ] &&
-		   [ -s "$W/err" ]; then
-			ktap_pass "$name"
+# usage_case OPT: every one of CASES answers OPT with a usage.
+usage_case() {
+	local opt=$1 c n=0
+	answers "$opt"
+	for c in "${CASES[@]}"; do
+		tool "$c"
+		[ -n "${UNANSWERED["$opt $label"]:-}" ] || continue
+		ktap_note "$label $opt: ${UNANSWERED["$opt $label"]}"
+		n=$((n + 1))
+	done
+	[ $n = 0 ]
+	check_err $? "$n of ${#CASES[@]} failed, named above"
+	log_test "$opt: usage on stdout, exit 0, stderr empty, from every tool and command"
+}
+help_long() { usage_case --help; }
+help_short() { usage_case -h; }
+
+# The bogus option, run where --help passed.
+bad_option() {
+	local c n=0 fail
+	answers --help
+	for c in "${CASES[@]}"; do
+		tool "$c"
+		fail=
+		if [ -n "$why" ]; then
+			fail=$why
+		elif [ -n "${UNANSWERED["--help $label"]:-}" ]; then
+			fail="not run: --help failed"
 		else
-			ktap_fail "$name" "$(what)"
+			run "${cmd[@]}" --no-such-option
+			if [ $RC = 0 ] || [ $RC = 124 ] || [ $RC = 137 ] ||
+			   [ ! -s "$W/err" ]; then
+				fail=$(what)
+			fi
 		fi
-	fi
-done
+		[ -n "$fail" ] || continue
+		ktap_note "$label --no-such-option: $fail"
+		n=$((n + 1))
+	done
+	[ $n = 0 ]
+	check_err $? "$n of ${#CASES[@]} failed, named above"
+	log_test "--no-such-option: non-zero exit, a message on stderr, from every tool and command"
+}
+
+tests_run
 ktap_finish

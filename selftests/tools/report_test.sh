@@ -10,6 +10,29 @@
 #   selftests/tools/report_test.sh      (FCQ_REPORT=path to test another binary)
 set -u
 
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
+ALL_TESTS="
+	outputs
+	p50_all
+	p99_all
+	avg_all
+	small_bucket
+	incast_group
+	stats_totals
+	summary_named
+	malformed_line
+	short_line_bad_json
+	usage_exit2
+	gnuplot_fails
+	seeds_same_aggregates
+	seeds_avg
+	seeds_p99
+	single_run
+	hpcc_percentiles
+	untrusted_warning
+	seed_flows_differ
+	paired
+"
 USAGE_MORE="TAP on stdout. KEEP=1 keeps the work directory."
 . "$(dirname "$0")/../lib/usage.sh"
 usage_args 0 "$@"
@@ -21,7 +44,7 @@ REPORT=${FCQ_REPORT:-$ROOT/build/tools/fcq-report}
 WORK=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
-ktap_plan 20
+tests_plan
 
 # A deterministic run: N flows, sizes over all four buckets (the bucket
 # edges included), every 7th flow an incast (dport 200). Park-Miller LCG:
@@ -95,162 +118,64 @@ if [ ! -x "$REPORT" ]; then
 	ktap_finish
 fi
 
-# 1. The run: exit 0, the three outputs, a real PNG of the asked size.
-"$REPORT" -o "$WORK/out" -t "pfc vs fafc, synthetic" "$WORK/a" "$WORK/b" \
-	>"$WORK/stdout" 2>"$WORK/stderr"
-rc=$?
+# Shared steps, each done once whichever case needs it first (so that
+# TESTS= may name any case).
+
+# The report of runs a and b in $WORK/out; AB_RC its exit status.
 png=$WORK/out/slowdown.png
-pngsize=$(stat -c %s "$png" 2>/dev/null || echo 0)
-ktap_note "exit $rc; slowdown.png: $(file -b "$png" 2>&1), $pngsize bytes"
-[ $rc = 0 ] && [ -s "$WORK/out/report.txt" ] && [ -s "$WORK/out/report.json" ] &&
-	file -b "$png" | grep -q '^PNG image data, 1200 x 500' &&
-	[ "$pngsize" -gt 10240 ] &&
-	cmp -s "$WORK/stdout" "$WORK/out/report.txt" &&
-	ktap_pass "fcq-report writes report.txt (also on stdout), report.json and a 1200x500 PNG" ||
-	ktap_fail "fcq-report writes report.txt (also on stdout), report.json and a 1200x500 PNG" \
-		"$(head -c 500 "$WORK/stderr")"
+report_ab() {
+	[ -z "${AB_RC:-}" ] || return 0
+	"$REPORT" -o "$WORK/out" -t "pfc vs fafc, synthetic" "$WORK/a" "$WORK/b" \
+		>"$WORK/stdout" 2>"$WORK/stderr"
+	AB_RC=$?
+}
 
-# 2-3. p50 and p99 of all flows, recomputed from fct.txt.
-for p in 50 99; do
-	bad=
-	for d in a b; do
-		s=$(cat "$WORK/$d/scheme")
-		want=$(pct "$WORK/$d/fct.txt" $p)
-		got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups.all.p$p")
-		ktap_note "$s p$p: report $got, recomputed $want"
-		close "$got" "$want" || bad="$bad $s: $got != $want;"
-	done
-	[ -z "$bad" ] && ktap_pass "p$p of all flows is the nearest-rank p$p of max(1, fct/standalone)" ||
-		ktap_fail "p$p of all flows is the nearest-rank p$p of max(1, fct/standalone)" "$bad"
-done
-
-# 4. The mean of all flows' slowdowns.
-bad=
-for d in a b; do
-	s=$(cat "$WORK/$d/scheme")
-	want=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.10f\n", t / NR }' "$WORK/$d/fct.txt")
-	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups.all.avg")
-	close "$got" "$want" || bad="$bad $s: $got != $want;"
-done
-[ -z "$bad" ] && ktap_pass "avg of all flows is the mean of max(1, fct/standalone)" ||
-	ktap_fail "avg of all flows is the mean of max(1, fct/standalone)" "$bad"
-
-# 5. The <10KB bucket holds exactly the flows with size < 10000.
-bad=
-for d in a b; do
-	s=$(cat "$WORK/$d/scheme")
-	want=$(awk '$5 < 10000' "$WORK/$d/fct.txt" | wc -l)
-	got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups[\"<10KB\"].count")
-	[ "$got" = "$want" ] || bad="$bad $s: $got != $want;"
-done
-[ -z "$bad" ] && ktap_pass "the <10KB bucket counts the flows with size < 10000" ||
-	ktap_fail "the <10KB bucket counts the flows with size < 10000" "$bad"
-
-# 6. The incast group is the dport 200 flows, its p95 recomputed too.
-awk '$4 == 200' "$WORK/a/fct.txt" >"$WORK/incast.txt"
-want_n=$(wc -l <"$WORK/incast.txt") want_p=$(pct "$WORK/incast.txt" 95)
-got_n=$(rj '.schemes[0].runs[0].groups.incast.count') got_p=$(rj '.schemes[0].runs[0].groups.incast.p95')
-[ "$got_n" = "$want_n" ] && close "$got_p" "$want_p" &&
-	ktap_pass "the incast group is the dport 200 flows" ||
-	ktap_fail "the incast group is the dport 200 flows" \
-		"count $got_n (want $want_n), p95 $got_p (want $want_p)"
-
-# 7. stats.json totals: switch pfc_tx, host paused time, all drops.
-got=$(rj '.schemes[0].runs[0] | "\(.pfc_tx) \(.host_paused_ms) \(.drops) \(.drop_lossless)"')
-ktap_note "pfc_tx host_paused_ms drops drop_lossless: $got"
-[ "$got" = "150 4 12 4" ] &&
-	ktap_pass "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all" ||
-	ktap_fail "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all" \
-		"got $got, want 150 4 12 4"
-
-# 8. summary.json: incomplete and named flows; no stats.json gives "-".
-got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
-got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.pfc_tx) \(.named | length)"')
-[ "$got" = "3 victim=12.3 456" ] && [ "$got_b" = "null null 0" ] &&
-	grep -Eq '^pfc +500 +3 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
-	grep -Eq '^fafc +500 +- +- +- +- +- +- +-$' "$WORK/out/report.txt" &&
-	ktap_pass "summary.json's incomplete and named flows; missing files show -" ||
-	ktap_fail "summary.json's incomplete and named flows; missing files show -" \
-		"pfc: $got; fafc: $got_b"
-
-# 9. A malformed line: exit 1, the message names the file and the line.
-cp -r "$WORK/a" "$WORK/bad"
-awk 'NR == 37 { $5 = "12x4" } 1' "$WORK/a/fct.txt" >"$WORK/bad/fct.txt"
-"$REPORT" -o "$WORK/out-bad" "$WORK/a" "$WORK/bad" >/dev/null 2>"$WORK/err"
-rc=$?
-ktap_note "line 37: $(sed -n 37p "$WORK/bad/fct.txt"); exit $rc: $(cat "$WORK/err")"
-[ $rc = 1 ] && grep -q "$WORK/bad/fct.txt:37:" "$WORK/err" &&
-	ktap_pass "a malformed fct.txt line exits 1 naming file:line" ||
-	ktap_fail "a malformed fct.txt line exits 1 naming file:line"
-
-# 10. A short line and a broken stats.json: the same.
-cp "$WORK/a/fct.txt" "$WORK/bad/fct.txt"
-sed -i '5s/ [0-9]*$//' "$WORK/bad/fct.txt"
-"$REPORT" -o "$WORK/out-bad" "$WORK/bad" >/dev/null 2>"$WORK/err"
-rc1=$? err1=$(cat "$WORK/err")
-cp "$WORK/a/fct.txt" "$WORK/bad/fct.txt"
-sed -i '6s/"drops":2,/"drops":2,,/' "$WORK/bad/stats.json"
-"$REPORT" -o "$WORK/out-bad" "$WORK/bad" >/dev/null 2>"$WORK/err"
-rc2=$? err2=$(cat "$WORK/err")
-ktap_note "$err1"
-ktap_note "$err2"
-[ $rc1 = 1 ] && [[ $err1 == *"bad/fct.txt:5:"* ]] &&
-	[ $rc2 = 1 ] && [[ $err2 == *"bad/stats.json:6:"* ]] &&
-	ktap_pass "a 7-column line and a JSON syntax error name file:line" ||
-	ktap_fail "a 7-column line and a JSON syntax error name file:line"
-
-# 11. Usage errors exit 2: no DIR, an unknown option.
-"$REPORT" >/dev/null 2>&1
-rc1=$?
-"$REPORT" -x "$WORK/a" >/dev/null 2>&1
-rc2=$?
-[ $rc1 = 2 ] && [ $rc2 = 2 ] && ktap_pass "usage errors exit 2" ||
-	ktap_fail "usage errors exit 2" "no DIR: $rc1, -x: $rc2"
-
-# 12. gnuplot failing is an error, not a silent missing figure.
-mkdir -p "$WORK/fakebin"
-# It fails after writing part of a figure, as gnuplot can.
-printf '#!/bin/sh\ncp "%s" slowdown.png\necho "fake gnuplot: broken" >&2\nexit 1\n' \
-	"$png" >"$WORK/fakebin/gnuplot"
-chmod +x "$WORK/fakebin/gnuplot"
-PATH="$WORK/fakebin:$PATH" "$REPORT" -o "$WORK/out-gp" "$WORK/a" >/dev/null 2>"$WORK/err"
-rc=$?
-ktap_note "exit $rc: $(tail -n 1 "$WORK/err")"
-[ $rc = 1 ] && grep -q 'gnuplot' "$WORK/err" && [ ! -e "$WORK/out-gp/slowdown.png" ] &&
-	ktap_pass "a failing gnuplot makes fcq-report exit 1" ||
-	ktap_fail "a failing gnuplot makes fcq-report exit 1"
+# $WORK/bad: a fresh copy of run a, to break.
+bad_copy() {
+	rm -rf "$WORK/bad"
+	cp -r "$WORK/a" "$WORK/bad"
+}
 
 # ---- several seeds per scheme --------------------------------------------
 # pfc with 3 runs (seeds 1 2 3), fafc with 4 (seeds 1 2 3 4), laid out as
-# fcq-exp does: scheme-N-NAME/seed-S/.
+# fcq-exp does: scheme-N-NAME/seed-S/. Reported by scheme directory into
+# $WORK/by-scheme.json (exit SEEDS_RC1), and run by run into
+# $WORK/exp-out (exit SEEDS_RC2).
 E=$WORK/exp
-for s in 1 2 3; do
-	mkrun "$E/scheme-1-pfc/seed-$s" pfc $((1000 + 77 * s)) 0.7 $((10 * s))
-	echo $s >"$E/scheme-1-pfc/seed-$s/seed"
-done
-for s in 1 2 3 4; do
-	mkrun "$E/scheme-2-fafc/seed-$s" fafc $((5000 + 31 * s)) 0.4 $((4 * s))
-	echo $s >"$E/scheme-2-fafc/seed-$s/seed"
-done
-"$REPORT" -o "$WORK/exp-out" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>&1
-rc1=$?
-cp "$WORK/exp-out/report.json" "$WORK/by-scheme.json"
-"$REPORT" -o "$WORK/exp-out" "$E"/scheme-1-pfc/seed-{1,2,3} \
-	"$E"/scheme-2-fafc/seed-{1,2,3,4} >/dev/null 2>&1
-rc2=$?
+seed_runs() {
+	local s
+	[ -z "${SEEDS_RC1:-}" ] || return 0
+	for s in 1 2 3; do
+		mkrun "$E/scheme-1-pfc/seed-$s" pfc $((1000 + 77 * s)) 0.7 $((10 * s))
+		echo $s >"$E/scheme-1-pfc/seed-$s/seed"
+	done
+	for s in 1 2 3 4; do
+		mkrun "$E/scheme-2-fafc/seed-$s" fafc $((5000 + 31 * s)) 0.4 $((4 * s))
+		echo $s >"$E/scheme-2-fafc/seed-$s/seed"
+	done
+	"$REPORT" -o "$WORK/exp-out" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>&1
+	SEEDS_RC1=$?
+	cp "$WORK/exp-out/report.json" "$WORK/by-scheme.json"
+	"$REPORT" -o "$WORK/exp-out" "$E"/scheme-1-pfc/seed-{1,2,3} \
+		"$E"/scheme-2-fafc/seed-{1,2,3,4} >/dev/null 2>&1
+	SEEDS_RC2=$?
+}
 agg() { jq -S '[.schemes[] | del(.runs)]' "$1"; }
 
-# 13. One directory of runs or the runs one by one: the same aggregates.
-[ $rc1 = 0 ] && [ $rc2 = 0 ] &&
-	[ "$(agg "$WORK/by-scheme.json")" = "$(agg "$WORK/exp-out/report.json")" ] &&
-	[ "$(jq '[.schemes[] | .runs | length] | join(" ")' -r "$WORK/by-scheme.json")" = "3 4" ] &&
-	ktap_pass "a directory of seed runs and its runs named one by one: same aggregates" ||
-	ktap_fail "a directory of seed runs and its runs named one by one: same aggregates" \
-		"exit $rc1/$rc2"
+# An untrusted run: seed-2 of pfc says so in its summary.json, reported
+# in $WORK/un (exit UN_RC, stderr in $WORK/un.err).
+untrusted_run() {
+	[ -z "${UN_RC:-}" ] || return 0
+	seed_runs
+	printf '{"trusted":false,"untrusted":["3 of 500 flows started late"]}\n' \
+		>"$E/scheme-1-pfc/seed-2/summary.json"
+	"$REPORT" -o "$WORK/un" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>"$WORK/un.err"
+	UN_RC=$?
+	rm "$E/scheme-1-pfc/seed-2/summary.json"
+}
 
-# 14-15. Mean and 95 % interval of the per-run avg and p99 of all flows,
-# recomputed here: t(0.975, df) by bisection of Student's t CDF in closed
-# form for df 2 (3 runs) and df 3 (4 runs), never from a table.
+# t(0.975, DF) by bisection of Student's t CDF in closed form for df 2 (3
+# runs) and df 3 (4 runs), never from a table.
 tq() {	# DF: t(0.975, DF)
 	awk -v df="$1" 'function cdf(t) {
 		if (df == 2) return 0.5 + t / (2 * sqrt(2 + t * t))
@@ -265,99 +190,281 @@ ci() {	# T VALUE...: "mean half"
 		END { m = s / NR; for (i = 1; i <= NR; i++) ss += (v[i] - m) ^ 2
 		      printf "%.10f %.10f\n", m, t * sqrt(ss / (NR - 1) / NR) }'
 }
-for stat in avg p99; do
-	bad=
+
+# The run: exit 0, the three outputs, a real PNG of the asked size.
+outputs() {
+	local pngsize
+	report_ab
+	pngsize=$(stat -c %s "$png" 2>/dev/null || echo 0)
+	ktap_note "exit $AB_RC; slowdown.png: $(file -b "$png" 2>&1), $pngsize bytes"
+	[ "$AB_RC" = 0 ] && [ -s "$WORK/out/report.txt" ] && [ -s "$WORK/out/report.json" ] &&
+		file -b "$png" | grep -q '^PNG image data, 1200 x 500' &&
+		[ "$pngsize" -gt 10240 ] &&
+		cmp -s "$WORK/stdout" "$WORK/out/report.txt"
+	check_err $? "$(head -c 500 "$WORK/stderr")"
+	log_test "fcq-report writes report.txt (also on stdout), report.json and a 1200x500 PNG"
+}
+
+# p50 or p99 (P) of all flows, recomputed from fct.txt.
+pct_all() {	# P
+	local p=$1 d s want got
+	report_ab
+	for d in a b; do
+		s=$(cat "$WORK/$d/scheme")
+		want=$(pct "$WORK/$d/fct.txt" "$p")
+		got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups.all.p$p")
+		ktap_note "$s p$p: report $got, recomputed $want"
+		close "$got" "$want" || check_err 1 "$s: $got != $want"
+	done
+	log_test "p$p of all flows is the nearest-rank p$p of max(1, fct/standalone)"
+}
+p50_all() { pct_all 50; }
+p99_all() { pct_all 99; }
+
+# The mean of all flows' slowdowns.
+avg_all() {
+	local d s want got
+	report_ab
+	for d in a b; do
+		s=$(cat "$WORK/$d/scheme")
+		want=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.10f\n", t / NR }' "$WORK/$d/fct.txt")
+		got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups.all.avg")
+		close "$got" "$want" || check_err 1 "$s: $got != $want"
+	done
+	log_test "avg of all flows is the mean of max(1, fct/standalone)"
+}
+
+# The <10KB bucket holds exactly the flows with size < 10000.
+small_bucket() {
+	local d s want got
+	report_ab
+	for d in a b; do
+		s=$(cat "$WORK/$d/scheme")
+		want=$(awk '$5 < 10000' "$WORK/$d/fct.txt" | wc -l)
+		got=$(rj ".schemes[] | select(.scheme == \"$s\") | .runs[0].groups[\"<10KB\"].count")
+		[ "$got" = "$want" ] || check_err 1 "$s: $got != $want"
+	done
+	log_test "the <10KB bucket counts the flows with size < 10000"
+}
+
+# The incast group is the dport 200 flows, its p95 recomputed too.
+incast_group() {
+	local want_n want_p got_n got_p
+	report_ab
+	awk '$4 == 200' "$WORK/a/fct.txt" >"$WORK/incast.txt"
+	want_n=$(wc -l <"$WORK/incast.txt") want_p=$(pct "$WORK/incast.txt" 95)
+	got_n=$(rj '.schemes[0].runs[0].groups.incast.count') got_p=$(rj '.schemes[0].runs[0].groups.incast.p95')
+	[ "$got_n" = "$want_n" ] && close "$got_p" "$want_p"
+	check_err $? "count $got_n (want $want_n), p95 $got_p (want $want_p)"
+	log_test "the incast group is the dport 200 flows"
+}
+
+# stats.json totals: switch pfc_tx, host paused time, all drops.
+stats_totals() {
+	local got
+	report_ab
+	got=$(rj '.schemes[0].runs[0] | "\(.pfc_tx) \(.host_paused_ms) \(.drops) \(.drop_lossless)"')
+	ktap_note "pfc_tx host_paused_ms drops drop_lossless: $got"
+	[ "$got" = "150 4 12 4" ]
+	check_err $? "got $got, want 150 4 12 4"
+	log_test "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all"
+}
+
+# summary.json: incomplete and named flows; no stats.json gives "-".
+summary_named() {
+	local got got_b
+	report_ab
+	got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
+	got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.pfc_tx) \(.named | length)"')
+	[ "$got" = "3 victim=12.3 456" ] && [ "$got_b" = "null null 0" ] &&
+		grep -Eq '^pfc +500 +3 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +500 +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
+	check_err $? "pfc: $got; fafc: $got_b"
+	log_test "summary.json's incomplete and named flows; missing files show -"
+}
+
+# A malformed line: exit 1, the message names the file and the line.
+malformed_line() {
+	local rc
+	bad_copy
+	awk 'NR == 37 { $5 = "12x4" } 1' "$WORK/a/fct.txt" >"$WORK/bad/fct.txt"
+	"$REPORT" -o "$WORK/out-bad" "$WORK/a" "$WORK/bad" >/dev/null 2>"$WORK/err"
+	rc=$?
+	ktap_note "line 37: $(sed -n 37p "$WORK/bad/fct.txt"); exit $rc: $(cat "$WORK/err")"
+	[ $rc = 1 ] && grep -q "$WORK/bad/fct.txt:37:" "$WORK/err"
+	check_err $? "want exit 1 and $WORK/bad/fct.txt:37:"
+	log_test "a malformed fct.txt line exits 1 naming file:line"
+}
+
+# A short line and a broken stats.json: the same.
+short_line_bad_json() {
+	local rc1 err1 rc2 err2
+	bad_copy
+	sed -i '5s/ [0-9]*$//' "$WORK/bad/fct.txt"
+	"$REPORT" -o "$WORK/out-bad" "$WORK/bad" >/dev/null 2>"$WORK/err"
+	rc1=$? err1=$(cat "$WORK/err")
+	cp "$WORK/a/fct.txt" "$WORK/bad/fct.txt"
+	sed -i '6s/"drops":2,/"drops":2,,/' "$WORK/bad/stats.json"
+	"$REPORT" -o "$WORK/out-bad" "$WORK/bad" >/dev/null 2>"$WORK/err"
+	rc2=$? err2=$(cat "$WORK/err")
+	ktap_note "$err1"
+	ktap_note "$err2"
+	[ $rc1 = 1 ] && [[ $err1 == *"bad/fct.txt:5:"* ]] &&
+		[ $rc2 = 1 ] && [[ $err2 == *"bad/stats.json:6:"* ]]
+	check_err $? "exit $rc1 and $rc2, want 1 naming bad/fct.txt:5: and bad/stats.json:6:"
+	log_test "a 7-column line and a JSON syntax error name file:line"
+}
+
+# Usage errors exit 2: no DIR, an unknown option.
+usage_exit2() {
+	local rc1 rc2
+	"$REPORT" >/dev/null 2>&1
+	rc1=$?
+	"$REPORT" -x "$WORK/a" >/dev/null 2>&1
+	rc2=$?
+	[ $rc1 = 2 ] && [ $rc2 = 2 ]
+	check_err $? "no DIR: $rc1, -x: $rc2"
+	log_test "usage errors exit 2"
+}
+
+# gnuplot failing is an error, not a silent missing figure.
+gnuplot_fails() {
+	local rc
+	report_ab
+	mkdir -p "$WORK/fakebin"
+	# It fails after writing part of a figure, as gnuplot can.
+	printf '#!/bin/sh\ncp "%s" slowdown.png\necho "fake gnuplot: broken" >&2\nexit 1\n' \
+		"$png" >"$WORK/fakebin/gnuplot"
+	chmod +x "$WORK/fakebin/gnuplot"
+	PATH="$WORK/fakebin:$PATH" "$REPORT" -o "$WORK/out-gp" "$WORK/a" >/dev/null 2>"$WORK/err"
+	rc=$?
+	ktap_note "exit $rc: $(tail -n 1 "$WORK/err")"
+	[ $rc = 1 ] && grep -q 'gnuplot' "$WORK/err" && [ ! -e "$WORK/out-gp/slowdown.png" ]
+	check_err $? "want exit 1, gnuplot named, no slowdown.png"
+	log_test "a failing gnuplot makes fcq-report exit 1"
+}
+
+# One directory of runs or the runs one by one: the same aggregates.
+seeds_same_aggregates() {
+	seed_runs
+	[ "$SEEDS_RC1" = 0 ] && [ "$SEEDS_RC2" = 0 ] &&
+		[ "$(agg "$WORK/by-scheme.json")" = "$(agg "$WORK/exp-out/report.json")" ] &&
+		[ "$(jq '[.schemes[] | .runs | length] | join(" ")' -r "$WORK/by-scheme.json")" = "3 4" ]
+	check_err $? "exit $SEEDS_RC1/$SEEDS_RC2"
+	log_test "a directory of seed runs and its runs named one by one: same aggregates"
+}
+
+# Mean and 95 % interval of the per-run avg or p99 (STAT) of all flows,
+# recomputed here: t(0.975, df) from tq.
+seeds_stat() {	# STAT
+	local stat=$1 sc s f vals m h got_m got_h
+	seed_runs
 	for sc in "pfc 3 2" "fafc 4 3"; do
 		set -- $sc
 		vals=()
 		for s in $(seq "$2"); do
 			f=$(ls -d "$E"/scheme-*-"$1"/seed-$s)/fct.txt
-			if [ $stat = avg ]; then
+			if [ "$stat" = avg ]; then
 				vals+=("$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$f")")
 			else
 				vals+=("$(pct "$f" 99)")
 			fi
 		done
 		read -r m h <<<"$(ci "$(tq "$3")" "${vals[@]}")"
-		got_m=$(jq -r --arg s "$1" --arg k $stat '.schemes[] | select(.scheme == $s) | .groups.all[$k].mean' "$WORK/by-scheme.json")
-		got_h=$(jq -r --arg s "$1" --arg k $stat '.schemes[] | select(.scheme == $s) | .groups.all[$k].ci95' "$WORK/by-scheme.json")
+		got_m=$(jq -r --arg s "$1" --arg k "$stat" '.schemes[] | select(.scheme == $s) | .groups.all[$k].mean' "$WORK/by-scheme.json")
+		got_h=$(jq -r --arg s "$1" --arg k "$stat" '.schemes[] | select(.scheme == $s) | .groups.all[$k].ci95' "$WORK/by-scheme.json")
 		ktap_note "$1 $stat: report $got_m ± $got_h, recomputed $m ± $h"
 		awk -v a="$got_m" -v b="$m" -v c="$got_h" -v d="$h" 'BEGIN {
 			exit !(a - b < 1e-6 && b - a < 1e-6 && c - d < 1e-3 * d && d - c < 1e-3 * d) }' ||
-			bad="$bad $1"
+			check_err 1 "$1"
 	done
-	[ -z "$bad" ] && ktap_pass "$stat of all flows: mean over seeds and Student t 95 % half-width" ||
-		ktap_fail "$stat of all flows: mean over seeds and Student t 95 % half-width" "$bad"
-done
+	log_test "$stat of all flows: mean over seeds and Student t 95 % half-width"
+}
+seeds_avg() { seeds_stat avg; }
+seeds_p99() { seeds_stat p99; }
 
-# 16. One run: a value, no interval, in JSON and text.
-"$REPORT" -o "$WORK/one" "$E/scheme-1-pfc/seed-1" "$E/scheme-2-fafc" >/dev/null 2>&1
-rc=$?
-one=$(jq -r '.schemes[0].groups.all.p99 | "\(.n) \(.ci95)"' "$WORK/one/report.json")
-row=$(grep -m1 '^pfc ' "$WORK/one/report.txt")
-[ $rc = 0 ] && [ "$one" = "1 null" ] && [[ "$row" != *±* ]] &&
-	grep -m1 '^fafc ' "$WORK/one/report.txt" | grep -q '±' &&
-	ktap_pass "a single run shows its value, several a mean±interval" ||
-	ktap_fail "a single run shows its value, several a mean±interval" "$one; $row"
+# One run: a value, no interval, in JSON and text.
+single_run() {
+	local rc one row
+	seed_runs
+	"$REPORT" -o "$WORK/one" "$E/scheme-1-pfc/seed-1" "$E/scheme-2-fafc" >/dev/null 2>&1
+	rc=$?
+	one=$(jq -r '.schemes[0].groups.all.p99 | "\(.n) \(.ci95)"' "$WORK/one/report.json")
+	row=$(grep -m1 '^pfc ' "$WORK/one/report.txt")
+	[ $rc = 0 ] && [ "$one" = "1 null" ] && [[ "$row" != *±* ]] &&
+		grep -m1 '^fafc ' "$WORK/one/report.txt" | grep -q '±'
+	check_err $? "$one; $row"
+	log_test "a single run shows its value, several a mean±interval"
+}
 
-# 17. -p hpcc: a[int(n * p)] of the sorted slowdowns, 0-based (n = 500:
+# -p hpcc: a[int(n * p)] of the sorted slowdowns, 0-based (n = 500:
 # n * p is whole for p50, p95 and p99, where the rules differ by one rank).
-"$REPORT" -p hpcc -o "$WORK/hp" "$WORK/a" >/dev/null 2>&1
-rc=$?
-bad=
-for p in 50 95 99; do
-	want=$(awk '{ s = $7 / $8; if (s < 1) s = 1; printf "%.17g\n", s }' "$WORK/a/fct.txt" |
-		sort -g | awk -v p="$p" '{ v[NR - 1] = $1 }
-		END { i = int(NR * p / 100); if (i > NR - 1) i = NR - 1; printf "%.10f\n", v[i] }')
-	got=$(jq -r ".schemes[0].runs[0].groups.all.p$p" "$WORK/hp/report.json")
-	near=$(rj ".schemes[0].runs[0].groups.all.p$p")
-	ktap_note "p$p: hpcc rule $got (recomputed $want), nearest rank $near"
-	close "$got" "$want" || bad="$bad p$p"
-done
-[ $rc = 0 ] && [ -z "$bad" ] && grep -q "fct_analysis.py" "$WORK/hp/report.txt" &&
-	[ "$(jq -r .percentile "$WORK/hp/report.json" | grep -c fct_analysis)" = 1 ] &&
-	ktap_pass "-p hpcc: fct_analysis.py's percentiles, and the report says so" ||
-	ktap_fail "-p hpcc: fct_analysis.py's percentiles, and the report says so" "$bad"
+hpcc_percentiles() {
+	local rc p want got near
+	report_ab
+	"$REPORT" -p hpcc -o "$WORK/hp" "$WORK/a" >/dev/null 2>&1
+	rc=$?
+	for p in 50 95 99; do
+		want=$(awk '{ s = $7 / $8; if (s < 1) s = 1; printf "%.17g\n", s }' "$WORK/a/fct.txt" |
+			sort -g | awk -v p="$p" '{ v[NR - 1] = $1 }
+			END { i = int(NR * p / 100); if (i > NR - 1) i = NR - 1; printf "%.10f\n", v[i] }')
+		got=$(jq -r ".schemes[0].runs[0].groups.all.p$p" "$WORK/hp/report.json")
+		near=$(rj ".schemes[0].runs[0].groups.all.p$p")
+		ktap_note "p$p: hpcc rule $got (recomputed $want), nearest rank $near"
+		close "$got" "$want" || check_err 1 "p$p"
+	done
+	[ $rc = 0 ] && grep -q "fct_analysis.py" "$WORK/hp/report.txt" &&
+		[ "$(jq -r .percentile "$WORK/hp/report.json" | grep -c fct_analysis)" = 1 ]
+	check_err $? "exit $rc, or fct_analysis.py not named"
+	log_test "-p hpcc: fct_analysis.py's percentiles, and the report says so"
+}
 
-# 18. An untrusted run: a WARNING naming it, in report.txt and on stderr;
+# An untrusted run: a WARNING naming it, in report.txt and on stderr;
 # written anyway; exit 3.
-printf '{"trusted":false,"untrusted":["3 of 500 flows started late"]}\n' \
-	>"$E/scheme-1-pfc/seed-2/summary.json"
-"$REPORT" -o "$WORK/un" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>"$WORK/err"
-rc=$?
-[ $rc = 3 ] && grep -q "^WARNING: .*seed-2 (pfc) is not trusted: 3 of 500 flows started late" \
-	"$WORK/un/report.txt" && grep -q "WARNING" "$WORK/err" &&
-	[ -s "$WORK/un/slowdown.png" ] && [ "$(jq .trusted "$WORK/un/report.json")" = false ] &&
-	ktap_pass "an untrusted run: WARNING in the report and on stderr, exit 3" ||
-	ktap_fail "an untrusted run: WARNING in the report and on stderr, exit 3" "exit $rc"
-rm "$E/scheme-1-pfc/seed-2/summary.json"
+untrusted_warning() {
+	untrusted_run
+	[ "$UN_RC" = 3 ] && grep -q "^WARNING: .*seed-2 (pfc) is not trusted: 3 of 500 flows started late" \
+		"$WORK/un/report.txt" && grep -q "WARNING" "$WORK/un.err" &&
+		[ -s "$WORK/un/slowdown.png" ] && [ "$(jq .trusted "$WORK/un/report.json")" = false ]
+	check_err $? "exit $UN_RC"
+	log_test "an untrusted run: WARNING in the report and on stderr, exit 3"
+}
 
-# 19. The same seed with different flows in two schemes: unfair, exit 3.
-printf '{"seed":3,"flows_md5":"aaaa"}\n' >"$E/scheme-1-pfc/seed-3/summary.json"
-printf '{"seed":3,"flows_md5":"bbbb"}\n' >"$E/scheme-2-fafc/seed-3/summary.json"
-"$REPORT" -o "$WORK/md" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>&1
-rc=$?
-[ $rc = 3 ] && grep -q "^WARNING: .*both ran seed 3 but replayed different flows" "$WORK/md/report.txt" &&
-	ktap_pass "one seed, different flows in two schemes: WARNING, exit 3" ||
-	ktap_fail "one seed, different flows in two schemes: WARNING, exit 3" "exit $rc"
+# The same seed with different flows in two schemes: unfair, exit 3.
+seed_flows_differ() {
+	local rc
+	seed_runs
+	printf '{"seed":3,"flows_md5":"aaaa"}\n' >"$E/scheme-1-pfc/seed-3/summary.json"
+	printf '{"seed":3,"flows_md5":"bbbb"}\n' >"$E/scheme-2-fafc/seed-3/summary.json"
+	"$REPORT" -o "$WORK/md" "$E/scheme-1-pfc" "$E/scheme-2-fafc" >/dev/null 2>&1
+	rc=$?
+	rm "$E/scheme-1-pfc/seed-3/summary.json" "$E/scheme-2-fafc/seed-3/summary.json"
+	[ $rc = 3 ] && grep -q "^WARNING: .*both ran seed 3 but replayed different flows" "$WORK/md/report.txt"
+	check_err $? "exit $rc"
+	log_test "one seed, different flows in two schemes: WARNING, exit 3"
+}
 
-# 20. Paired: fafc minus pfc seed by seed over the seeds both ran (1 2 3),
+# Paired: fafc minus pfc seed by seed over the seeds both ran (1 2 3),
 # mean and Student t (df 2) half-width, recomputed.
-vals=()
-for sd in 1 2 3; do
-	a=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$E/scheme-2-fafc/seed-$sd/fct.txt")
-	b=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$E/scheme-1-pfc/seed-$sd/fct.txt")
-	vals+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.12f\n", a - b }')")
-done
-read -r m h <<<"$(ci "$(tq 2)" "${vals[@]}")"
-got=$(jq -r '.schemes[1].paired | "\(.vs) \(.avg.n) \(.avg.mean) \(.avg.ci95)"' "$WORK/by-scheme.json")
-ktap_note "fafc - pfc avg: report $got; recomputed $m ± $h"
-read -r vs n gm gh <<<"$got"
-[ "$vs" = pfc ] && [ "$n" = 3 ] &&
-	awk -v a="$gm" -v b="$m" -v c="$gh" -v d="$h" 'BEGIN {
-		exit !(a - b < 1e-6 && b - a < 1e-6 && c - d < 1e-3 * d && d - c < 1e-3 * d) }' &&
-	grep -q "minus pfc's, seed by seed" "$WORK/un/report.txt" &&
-	ktap_pass "paired: the difference from the first scheme over the seeds both ran" ||
-	ktap_fail "paired: the difference from the first scheme over the seeds both ran" "$got"
+paired() {
+	local sd a b vals=() m h got vs n gm gh
+	untrusted_run
+	for sd in 1 2 3; do
+		a=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$E/scheme-2-fafc/seed-$sd/fct.txt")
+		b=$(awk '{ s = $7 / $8; t += s < 1 ? 1 : s } END { printf "%.12f\n", t / NR }' "$E/scheme-1-pfc/seed-$sd/fct.txt")
+		vals+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.12f\n", a - b }')")
+	done
+	read -r m h <<<"$(ci "$(tq 2)" "${vals[@]}")"
+	got=$(jq -r '.schemes[1].paired | "\(.vs) \(.avg.n) \(.avg.mean) \(.avg.ci95)"' "$WORK/by-scheme.json")
+	ktap_note "fafc - pfc avg: report $got; recomputed $m ± $h"
+	read -r vs n gm gh <<<"$got"
+	[ "$vs" = pfc ] && [ "$n" = 3 ] &&
+		awk -v a="$gm" -v b="$m" -v c="$gh" -v d="$h" 'BEGIN {
+			exit !(a - b < 1e-6 && b - a < 1e-6 && c - d < 1e-3 * d && d - c < 1e-3 * d) }' &&
+		grep -q "minus pfc's, seed by seed" "$WORK/un/report.txt"
+	check_err $? "$got"
+	log_test "paired: the difference from the first scheme over the seeds both ran"
+}
 
+tests_run
 ktap_finish
