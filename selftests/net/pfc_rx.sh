@@ -9,6 +9,7 @@
 # lossless, a pause longer than pause_max) counted and dropped while the
 # port keeps forwarding.
 set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	pause_expires
 	xon_resumes
