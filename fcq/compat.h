@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every kernel-version shim fcq needs, in one place.
- * Supported: Debian's 6.1 LTS and 6.12 LTS kernels. Feature tests are
- * preferred to version checks because stable kernels backport.
+ * Tested in CI: Debian's 6.1 LTS and 6.12 LTS kernels (7.3 builds too).
+ * Feature tests are preferred to version checks because stable kernels
+ * backport: Kbuild greps the headers for what a version cannot tell
+ * (FCQ_HAVE_*).
  */
 #ifndef FCQ_COMPAT_H
 #define FCQ_COMPAT_H
 
+#include <linux/hrtimer.h>
 #include <linux/module.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
@@ -37,5 +40,18 @@ static inline struct nlattr **fcq_genl_dump_attrs(struct netlink_callback *cb)
 	return genl_dumpit_info(cb)->attrs;
 #endif
 }
+
+/* 6.13 added hrtimer_setup(), which sets the callback with the timer;
+ * 6.15 removed hrtimer_init() and made hrtimer.function private.
+ */
+#ifndef FCQ_HAVE_HRTIMER_SETUP
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
 
 #endif /* FCQ_COMPAT_H */

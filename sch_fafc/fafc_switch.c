@@ -30,6 +30,7 @@
 #include <net/inet_ecn.h>
 #include <net/net_namespace.h>
 
+#include "../fcq/compat.h"
 #include "fafc.h"
 #include "../core/link.h"
 
@@ -316,8 +317,7 @@ static struct fcq_switch_ext *fafc_switch_create(struct fcq_port *port,
 	}
 	spin_lock_init(&fsw->lock);
 	fafc_params_default(&fsw->par);
-	hrtimer_init(&fsw->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	fsw->tick.function = tick;
+	hrtimer_setup(&fsw->tick, tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	return &fsw->ext;
 
 nomem:
@@ -358,8 +358,8 @@ static int slot_timer(struct fafc_switch *fsw, int i)
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
-	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	t->timer.function = slot_expire;
+	hrtimer_setup(&t->timer, slot_expire, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS_SOFT);
 	t->fsw = fsw;
 	t->i = i;
 	spin_lock_bh(&fsw->lock);
