@@ -9,15 +9,34 @@
 # For fafc the switch solves its LPs in fafcd (solver user), which must
 # live through the module going away and answer again once it is back.
 set -u
+# The cases: sched_* is pfc's, fafcd_* fafc's (--help without KIND lists
+# all).
+KIND=${1:-pfc}
+ALL_TESTS="
+	genl_dumps_switch
+	readd_under_traffic
+	replace_still_pauses"
+[ "$KIND" = fafc ] || ALL_TESTS+="
+	sched_change_no_loss"
+ALL_TESTS+="
+	delete_under_traffic
+	no_switch_left
+	no_slab_growth
+	rmmod_refused_in_use
+	rmmod_once_unused
+	modules_load_again"
+[ "$KIND" = pfc ] || ALL_TESTS+="
+	fafcd_survives_rmmod
+	fafcd_answers_after_reload"
 USAGE="pfc|fafc"
-USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run)."
+USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run).
+sched_change_no_loss is pfc's case only, fafcd_* fafc's only."
 . "$(dirname "$0")/../lib/usage.sh"
 usage_args 1 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/ktap.sh"
 . "$HERE/../lib/net.sh"
 
-KIND=${1:-pfc}
 SENDERS="s1 s2 s3"
 TOS=0x60
 LINK="rate 100mbit delay 50us lossless 3"
@@ -28,8 +47,6 @@ fafc)	SW="fafc $LINK response 5ms th_p 40kb th_e 20kb solver user thop 5ms" ;;
 *)	usage >&2; exit 2 ;;
 esac
 HOST="$KIND $LINK"
-WORK=$(mktemp -d)
-[ "$KIND" = fafc ] && ktap_plan 11 || ktap_plan 10
 
 # Objects fcq allocates: skbs for frames (heads, data) and switches.
 SLABS='^(skbuff_head_cache|kmalloc-(512|1k|2k|8k)|fcq_switch)$'
@@ -55,10 +72,10 @@ settled_slabs() {
 # A sink on r and every sender's UDP flow to it at line rate, for good.
 incast() {
 	local s
-	serve r -t $TOS
+	serve r -t "$TOS"
 	sleep 0.3
 	for s in $SENDERS; do
-		nsx "h-$s" fcq-gen flows -u -T 60 -t $TOS "$(addr r):1000000000" \
+		nsx "h-$s" fcq-gen flows -u -T 60 -t "$TOS" "$(addr r):1000000000" \
 			>/dev/null 2>&1 &
 		NET_PIDS+=($!)
 	done
@@ -148,53 +165,37 @@ round() {
 	cleanup
 }
 
-round			# warm-up: caches and per-netns state reach steady size
-before=$(settled_slabs)
-d0=$(slab_detail)
-round
-after=$(settled_slabs)
-ktap_note "slab objects after the warm-up round: $d0"
-ktap_note "slab objects after the measured round: $(slab_detail)"
+# Shared steps, each done once whichever case needs it first (so that
+# TESTS= may name any case).
 
-ports=$(echo "$DUMP" | jq '.[0].ports | length')
-buffered=$(echo "$DUMP" | jq '.[0].used_max')
-ktap_note "fcqctl during traffic: $(echo "$DUMP" | jq -c '.[0] | {switch, used, used_max, ports: (.ports | length)}')"
-[ "$ports" = 4 ] && [ "$buffered" -gt 0 ] &&
-	ktap_pass "generic netlink dumps the switch, its 4 ports and their buffers" ||
-	ktap_fail "generic netlink dumps the switch, its 4 ports and their buffers" "$DUMP"
-ktap_note "PFC frames s1 received in the round: $PFC_RX"
-[ "$CHURN_OK" = 1 ] && [ "$PFC_RX" -gt 0 ] &&
-	ktap_pass "switch qdiscs deleted and re-added 3 times under paused traffic" ||
-	ktap_fail "switch qdiscs deleted and re-added 3 times under paused traffic"
-ktap_note "PFC frames s1 received in the 2 s after its switch port's qdisc was replaced twice: $REPLACE_RX"
-[ "$REPLACE_OK" = 1 ] && [ "$REPLACE_RX" -gt 0 ] &&
-	ktap_pass "switch qdiscs replaced under paused traffic still pause their senders" ||
-	ktap_fail "switch qdiscs replaced under paused traffic still pause their senders"
-if [ "$KIND" = pfc ]; then
-	ktap_note "sched drr/fifo on sw-r under traffic: $SCHED_NOTE"
-	[ "$SCHED_OK" = 1 ] &&
-		ktap_pass "sched changed fifo <-> drr 4 times with packets queued, none lost" ||
-		ktap_fail "sched changed fifo <-> drr 4 times with packets queued, none lost"
-fi
-[ "$GONE_OK" = 1 ] &&
-	ktap_pass "host qdiscs and the switch namespace deleted under traffic" ||
-	ktap_fail "host qdiscs and the switch namespace deleted under traffic"
-
-left=$(fcqctl -j switch)
-[ "$left" = "[]" ] && ktap_pass "no switch left after teardown" ||
-	ktap_fail "no switch left after teardown" "$left"
-
-# Per-CPU skb caches and other subsystems make these counts move by ~100
-# between rounds; a leak of one skb per PFC frame (thousands per round) or
-# per data packet (tens of thousands) would be far above the margin.
-[ $((after - before)) -lt 256 ] &&
-	ktap_pass "no slab growth over a round ($((after - before)) objects)" ||
-	ktap_fail "no slab growth over a round ($((after - before)) objects)"
+# Two rounds: a warm-up, then the one the cases judge. SLAB_BEFORE and
+# SLAB_AFTER: slab objects, settled, after each.
+rounds_done() {
+	local d0
+	[ -z "${ROUNDS:-}" ] || return 0
+	round			# warm-up: caches and per-netns state reach steady size
+	SLAB_BEFORE=$(settled_slabs)
+	d0=$(slab_detail)
+	round
+	SLAB_AFTER=$(settled_slabs)
+	ROUNDS=1
+	ktap_note "slab objects after the warm-up round: $d0"
+	ktap_note "slab objects after the measured round: $(slab_detail)"
+}
 
 # Every fcq module loaded now (tdc or other suites may have loaded more).
 fcq_modules() {
 	lsmod | awk '$1 ~ /^sch_(pfc|fafc)$/ { print $1 }'
 	echo fcq
+}
+
+# All of them removed, once: MODS which, RMMOD_RC how it went.
+modules_removed() {
+	[ -z "${MODS:-}" ] || return 0
+	MODS=$(fcq_modules | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	rmmod $MODS
+	RMMOD_RC=$?
 }
 
 # Traffic through a fresh switch with fafcd in it: the UDP incast round()
@@ -216,34 +217,17 @@ fafcd_requests() {
 	jq '.requests' "$WORK/live.json"
 }
 
-# rmmod: refused while a qdisc uses the module, clean once none does.
-ip link add fcq-busy type dummy
-tc qdisc add dev fcq-busy root "$KIND"
-if rmmod "sch_$KIND" 2>/dev/null; then
-	ktap_fail "rmmod is refused while a qdisc uses the module"
-else
-	ktap_pass "rmmod is refused while a qdisc uses the module"
-fi
-ip link del fcq-busy
-mods=$(fcq_modules | tr '\n' ' ')
-# shellcheck disable=SC2086
-if rmmod $mods; then
-	ktap_pass "rmmod ${mods}once unused"
-else
-	ktap_fail "rmmod ${mods}once unused"
-fi
-modprobe -q "sch_$KIND"
-tc qdisc add dev lo root "$KIND" 2>/dev/null	# (refused: not Ethernet)
-lsmod | grep -q "^sch_$KIND" &&
-	ktap_pass "modules load again after rmmod" ||
-	ktap_fail "modules load again after rmmod"
-
 # fafcd across the modules' unload and reload, under traffic: it must
-# notice, wait, and answer the new switch's LPs.
-if [ "$KIND" = fafc ]; then
+# notice, wait, and answer the new switch's LPs. Sets N1 N2 N3 (its
+# requests before rmmod, after, after reload), GONE and BACK (how often
+# its log saw the family go and served it), ALIVE, LIVE_TAIL (its log's
+# end).
+fafcd_reloaded() {
+	local s
+	[ -z "${LIVE_TAIL+set}" ] || return 0
 	fafc_traffic
 	sleep 2
-	n1=$(fafcd_requests)
+	N1=$(fafcd_requests)
 	for s in $SENDERS r; do
 		nsx sw tc qdisc del dev "sw-$s" root
 		nsx "$(hns "$s")" tc qdisc del dev "$s-eth" root
@@ -251,22 +235,123 @@ if [ "$KIND" = fafc ]; then
 	# shellcheck disable=SC2046
 	rmmod $(fcq_modules)
 	sleep 1
-	n2=$(fafcd_requests)
+	N2=$(fafcd_requests)
 	modprobe -q sch_fafc
 	# shellcheck disable=SC2086
 	qdisc_all $SW -- $HOST
 	sleep 3
-	n3=$(fafcd_requests)
-	gone=$(grep -c 'waiting for family' "$WORK/live.log")
-	back=$(grep -c 'serving group' "$WORK/live.log")
-	ktap_note "fafcd requests: $n1 before rmmod, $n2 after, $n3 after reload; it saw the family go $gone time(s), served it $back time(s)"
-	kill -0 "$FAFCD" 2>/dev/null && [ "$n1" -gt 0 ] && [ "$gone" -ge 1 ] &&
-		ktap_pass "fafcd solved LPs, and lives through rmmod of fcq" ||
-		ktap_fail "fafcd solved LPs, and lives through rmmod of fcq" "$(tail -n 5 "$WORK/live.log")"
-	[ "$n3" -gt "$n2" ] && [ "$back" -ge 2 ] &&
-		ktap_pass "fafcd answers the switch again after the modules reload" ||
-		ktap_fail "fafcd answers the switch again after the modules reload" "$(tail -n 5 "$WORK/live.log")"
+	N3=$(fafcd_requests)
+	GONE=$(grep -c 'waiting for family' "$WORK/live.log")
+	BACK=$(grep -c 'serving group' "$WORK/live.log")
+	ktap_note "fafcd requests: $N1 before rmmod, $N2 after, $N3 after reload; it saw the family go $GONE time(s), served it $BACK time(s)"
+	kill -0 "$FAFCD" 2>/dev/null
+	ALIVE=$((!$?))
+	LIVE_TAIL=$(tail -n 5 "$WORK/live.log")
 	cleanup
-fi
+}
+
+genl_dumps_switch() {
+	local ports buffered
+	rounds_done
+	ports=$(echo "$DUMP" | jq '.[0].ports | length')
+	buffered=$(echo "$DUMP" | jq '.[0].used_max')
+	ktap_note "fcqctl during traffic: $(echo "$DUMP" | jq -c '.[0] | {switch, used, used_max, ports: (.ports | length)}')"
+	[ "$ports" = 4 ] && [ "$buffered" -gt 0 ]
+	check_err $? "$DUMP"
+	log_test "generic netlink dumps the switch, its 4 ports and their buffers"
+}
+
+readd_under_traffic() {
+	rounds_done
+	ktap_note "PFC frames s1 received in the round: $PFC_RX"
+	[ "$CHURN_OK" = 1 ] && [ "$PFC_RX" -gt 0 ]
+	check_err $? "tc commands all ok: $CHURN_OK; PFC frames at s1: $PFC_RX"
+	log_test "switch qdiscs deleted and re-added 3 times under paused traffic"
+}
+
+replace_still_pauses() {
+	rounds_done
+	ktap_note "PFC frames s1 received in the 2 s after its switch port's qdisc was replaced twice: $REPLACE_RX"
+	[ "$REPLACE_OK" = 1 ] && [ "$REPLACE_RX" -gt 0 ]
+	check_err $? "tc commands all ok: $REPLACE_OK; PFC frames at s1: $REPLACE_RX"
+	log_test "switch qdiscs replaced under paused traffic still pause their senders"
+}
+
+sched_change_no_loss() {
+	rounds_done
+	ktap_note "sched drr/fifo on sw-r under traffic: $SCHED_NOTE"
+	[ "$SCHED_OK" = 1 ]
+	check_err $? "$SCHED_NOTE"
+	log_test "sched changed fifo <-> drr 4 times with packets queued, none lost"
+}
+
+delete_under_traffic() {
+	rounds_done
+	[ "$GONE_OK" = 1 ]
+	check_err $? "a tc qdisc del or ip netns del failed"
+	log_test "host qdiscs and the switch namespace deleted under traffic"
+}
+
+no_switch_left() {
+	local left
+	rounds_done
+	left=$(fcqctl -j switch)
+	[ "$left" = "[]" ]
+	check_err $? "$left"
+	log_test "no switch left after teardown"
+}
+
+# Per-CPU skb caches and other subsystems make these counts move by ~100
+# between rounds; a leak of one skb per PFC frame (thousands per round) or
+# per data packet (tens of thousands) would be far above the margin.
+no_slab_growth() {
+	rounds_done
+	[ $((SLAB_AFTER - SLAB_BEFORE)) -lt 256 ]
+	check_err $? "$SLAB_BEFORE -> $SLAB_AFTER objects"
+	log_test "no slab growth over a round ($((SLAB_AFTER - SLAB_BEFORE)) objects)"
+}
+
+# rmmod: refused while a qdisc uses the module, clean once none does.
+rmmod_refused_in_use() {
+	ip link add fcq-busy type dummy
+	tc qdisc add dev fcq-busy root "$KIND"
+	rmmod "sch_$KIND" 2>/dev/null
+	check_fail $? "sch_$KIND was removed while fcq-busy's qdisc used it"
+	ip link del fcq-busy
+	log_test "rmmod is refused while a qdisc uses the module"
+}
+
+rmmod_once_unused() {
+	modules_removed
+	check_err "$RMMOD_RC" "rmmod exited with $RMMOD_RC"
+	log_test "rmmod ${MODS}once unused"
+}
+
+modules_load_again() {
+	modules_removed
+	modprobe -q "sch_$KIND"
+	tc qdisc add dev lo root "$KIND" 2>/dev/null	# (refused: not Ethernet)
+	lsmod | grep -q "^sch_$KIND"
+	check_err $? "sch_$KIND is not loaded"
+	log_test "modules load again after rmmod"
+}
+
+fafcd_survives_rmmod() {
+	fafcd_reloaded
+	[ "$ALIVE" = 1 ] && [ "$N1" -gt 0 ] && [ "$GONE" -ge 1 ]
+	check_err $? "$LIVE_TAIL"
+	log_test "fafcd solved LPs, and lives through rmmod of fcq"
+}
+
+fafcd_answers_after_reload() {
+	fafcd_reloaded
+	[ "$N3" -gt "$N2" ] && [ "$BACK" -ge 2 ]
+	check_err $? "$LIVE_TAIL"
+	log_test "fafcd answers the switch again after the modules reload"
+}
+
+tests_plan
+WORK=$(mktemp -d)
+tests_run
 rm -rf "$WORK"
 ktap_finish
