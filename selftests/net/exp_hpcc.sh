@@ -14,7 +14,20 @@
 # as in the simulator's ali_32host_10rack.txt): every flow completes and
 # every host's two links carry its flows.
 set -u
-
+ALL_TESTS="
+	example_runs
+	example_unchanged
+	example_flows_complete
+	example_fct_columns
+	example_start_lags
+	example_fct_analysis
+	mix_unchanged
+	mix_flows_complete
+	mix_fct_analysis
+	mix_fafc
+	dualhomed_flows_complete
+	dualhomed_both_links
+"
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
 Results in \$FCQ_RESULTS/exp_hpcc (FCQ_RESULTS defaults to /tmp)."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -26,50 +39,35 @@ TOP=$(cd "$HERE/../.." && pwd)
 OUT=${FCQ_RESULTS:-/tmp}/exp_hpcc
 EX=$TOP/experiments/hpcc-example
 RUN=$OUT/scheme-1-pfc/seed-1
-ktap_plan 12
-
-exp_run "$OUT" "$TOP/experiments/hpcc-example.exp"
-rc=$EXP_RC
-# Exit 3 is a run the runner judged untrusted (flows started late because
-# the host did not schedule the guest in time): the tools worked.
-ktap_note "trusted: $(jq -c '[.trusted, .untrusted]' "$RUN/summary.json" 2>/dev/null)"
-{ [ $rc = 0 ] || [ $rc = 3 ]; } && ktap_pass "fcq-exp runs the experiment" ||
-	ktap_fail "fcq-exp runs the experiment" "exit $rc: $(tail -n 3 "$OUT.log")"
-
-cmp -s "$EX/topology.txt" "$RUN/topology.txt" && cmp -s "$EX/flow.txt" "$RUN/flow.txt" &&
-	ktap_pass "the files were used unchanged" ||
-	ktap_fail "the files were used unchanged"
-
 # The declared count, not the lines after it (which include a flow-like one).
-declared=$(head -n 1 "$EX/flow.txt")
-s=$RUN/summary.json
-[ "$(jq '.flows' "$s" 2>/dev/null)" = "$declared" ] &&
-	[ "$(jq '.completed' "$s")" = "$declared" ] &&
-	[ "$(jq '.incomplete + .drops + .errors' "$s")" = 0 ] &&
-	ktap_pass "the $declared declared flows complete, no drop, no error" ||
-	ktap_fail "the $declared declared flows complete, no drop, no error" \
-		"$(cat "$s" 2>/dev/null)"
+DECLARED=$(head -n 1 "$EX/flow.txt")
+MIX=$OUT/mix
+RM=$MIX/scheme-1-pfc/seed-1
+RF=$MIX/scheme-2-fafc/seed-1
+DH=$OUT/dualhomed
+RD=$DH/scheme-1-pfc/seed-1
 
-# sip dip sport dport size start_ns fct_ns standalone_fct_ns, start_ns the
-# flow file's own start time (from 2 s), one line per declared flow. Host
-# N is 11.0.N.1 (0x0b000001 + N * 256: mawk reads no hex constants).
-want=$(awk -v n="$declared" 'NR > 1 && NR <= n + 1 {
-	printf "%08x %08x %d %d %.0f\n", 184549377 + $1 * 256,
-		184549377 + $2 * 256, $4, $5, $6 * 1e9 }' "$EX/flow.txt" | sort)
-got=$(awk 'NF == 8 && $7 > 0 && $8 > 0 { print $1, $2, $4, $5, $6 }' \
-	"$RUN/fct.txt" | sort)
-[ -n "$want" ] && [ "$got" = "$want" ] &&
-	ktap_pass "fct.txt: the simulator's columns, its absolute start times" ||
-	ktap_fail "fct.txt: the simulator's columns, its absolute start times" \
-		"$(diff <(echo "$want") <(echo "$got") | head -n 5)"
+# The experiments, each run once whichever case needs it first (so that
+# TESTS= may name any case); EXAMPLE_RC, MIX_RC and DH_RC are fcq-exp's
+# exit statuses.
+example_run() {
+	[ -z "${EXAMPLE_RC:-}" ] || return 0
+	exp_run "$OUT" "$TOP/experiments/hpcc-example.exp"
+	EXAMPLE_RC=$EXP_RC
+	ktap_note "trusted: $(jq -c '[.trusted, .untrusted]' "$RUN/summary.json" 2>/dev/null)"
+}
 
-lags=$(wc -l <"$RUN/lag.txt")
-ktap_note "start lag p50/p99/max (ms): $(jq -r '.start_lag |
-	[.p50_ns, .p99_ns, .max_ns] | map(. / 1e6) | join(" / ")' "$s")," \
-	"late $(jq .start_lag.late "$s"), trusted $(jq .trusted "$s")"
-[ "$lags" = "$declared" ] && [ "$(jq .start_lag.flows "$s")" = "$declared" ] &&
-	ktap_pass "a start lag for every flow, summarised" ||
-	ktap_fail "a start lag for every flow, summarised" "$lags lines"
+mix_run() {
+	[ -z "${MIX_RC:-}" ] || return 0
+	exp_run "$MIX" "$TOP/experiments/hpcc-mix.exp"
+	MIX_RC=$EXP_RC
+}
+
+dualhomed_run() {
+	[ -z "${DH_RC:-}" ] || return 0
+	exp_run "$DH" "$TOP/experiments/dualhomed.exp"
+	DH_RC=$EXP_RC
+}
 
 # HPCC's analysis script, as its README runs it: from analysis/, reading
 # ../simulation/mix/fct_fat_<cc>.txt for the two CCs it lists.
@@ -87,99 +85,169 @@ fct_analysis() {
 			>"$2.txt" 2>"$2.err"
 	rc=$?
 	rm -rf "$a"
-	return $rc
+	return "$rc"
+}
+
+# Exit 3 is a run the runner judged untrusted (flows started late because
+# the host did not schedule the guest in time): the tools worked.
+example_runs() {
+	example_run
+	[ "$EXAMPLE_RC" = 0 ] || [ "$EXAMPLE_RC" = 3 ]
+	check_err $? "exit $EXAMPLE_RC: $(tail -n 3 "$OUT.log")"
+	log_test "fcq-exp runs the experiment"
+}
+
+example_unchanged() {
+	example_run
+	cmp -s "$EX/topology.txt" "$RUN/topology.txt" && cmp -s "$EX/flow.txt" "$RUN/flow.txt"
+	check_err $? "the run's topology.txt or flow.txt differs from $EX's"
+	log_test "the files were used unchanged"
+}
+
+example_flows_complete() {
+	local s=$RUN/summary.json
+	example_run
+	[ "$(jq '.flows' "$s" 2>/dev/null)" = "$DECLARED" ] &&
+		[ "$(jq '.completed' "$s")" = "$DECLARED" ] &&
+		[ "$(jq '.incomplete + .drops + .errors' "$s")" = 0 ]
+	check_err $? "$(cat "$s" 2>/dev/null)"
+	log_test "the $DECLARED declared flows complete, no drop, no error"
+}
+
+# sip dip sport dport size start_ns fct_ns standalone_fct_ns, start_ns the
+# flow file's own start time (from 2 s), one line per declared flow. Host
+# N is 11.0.N.1 (0x0b000001 + N * 256: mawk reads no hex constants).
+example_fct_columns() {
+	local want got
+	example_run
+	want=$(awk -v n="$DECLARED" 'NR > 1 && NR <= n + 1 {
+		printf "%08x %08x %d %d %.0f\n", 184549377 + $1 * 256,
+			184549377 + $2 * 256, $4, $5, $6 * 1e9 }' "$EX/flow.txt" | sort)
+	got=$(awk 'NF == 8 && $7 > 0 && $8 > 0 { print $1, $2, $4, $5, $6 }' \
+		"$RUN/fct.txt" | sort)
+	[ -n "$want" ] && [ "$got" = "$want" ]
+	check_err $? "$(diff <(echo "$want") <(echo "$got") | head -n 5)"
+	log_test "fct.txt: the simulator's columns, its absolute start times"
+}
+
+example_start_lags() {
+	local s=$RUN/summary.json lags
+	example_run
+	lags=$(wc -l <"$RUN/lag.txt")
+	ktap_note "start lag p50/p99/max (ms): $(jq -r '.start_lag |
+		[.p50_ns, .p99_ns, .max_ns] | map(. / 1e6) | join(" / ")' "$s")," \
+		"late $(jq .start_lag.late "$s"), trusted $(jq .trusted "$s")"
+	[ "$lags" = "$DECLARED" ] && [ "$(jq .start_lag.flows "$s")" = "$DECLARED" ]
+	check_err $? "$lags lines"
+	log_test "a start lag for every flow, summarised"
 }
 
 # Default options: dport 100 flows finished before 3 s, 5 % buckets by size.
-if fct_analysis "$RUN/fct.txt" "$OUT/fct_analysis"; then
-	sed 's/^/# fct_analysis.py: /' "$OUT/fct_analysis.txt" | head -n 3
-	# It reads the dport-100 lines but the last (its split drops it), sorted
-	# by size: the last bucket's size is the second largest. Every slowdown
-	# is at least 1.
-	second=$(awk '$4 == 100 { print $5 }' "$RUN/fct.txt" | sort -n | tail -n 2 | head -n 1)
-	bad=$(awk -v s="$second" 'NF != 8 || $3 < 1 || $4 < $3 || $5 < $4 { print "line " NR }
-		END { if (NR != 20) print NR " lines"; if ($2 != s) print "last size " $2 " not " s }' \
-		"$OUT/fct_analysis.txt")
-	[ -z "$bad" ] && ktap_pass "HPCC's fct_analysis.py reads fct.txt with its defaults" ||
-		ktap_fail "HPCC's fct_analysis.py reads fct.txt with its defaults" "$bad"
-else
-	ktap_fail "HPCC's fct_analysis.py reads fct.txt with its defaults" \
-		"$(tail -n 3 "$OUT/fct_analysis.err" 2>/dev/null)"
-fi
+example_fct_analysis() {
+	local second bad
+	example_run
+	if fct_analysis "$RUN/fct.txt" "$OUT/fct_analysis"; then
+		sed 's/^/# fct_analysis.py: /' "$OUT/fct_analysis.txt" | head -n 3
+		# It reads the dport-100 lines but the last (its split drops it),
+		# sorted by size: the last bucket's size is the second largest.
+		# Every slowdown is at least 1.
+		second=$(awk '$4 == 100 { print $5 }' "$RUN/fct.txt" | sort -n | tail -n 2 | head -n 1)
+		bad=$(awk -v s="$second" 'NF != 8 || $3 < 1 || $4 < $3 || $5 < $4 { print "line " NR }
+			END { if (NR != 20) print NR " lines"; if ($2 != s) print "last size " $2 " not " s }' \
+			"$OUT/fct_analysis.txt")
+		[ -z "$bad" ]
+		check_err $? "$bad"
+	else
+		check_err 1 "$(tail -n 3 "$OUT/fct_analysis.err" 2>/dev/null)"
+	fi
+	log_test "HPCC's fct_analysis.py reads fct.txt with its defaults"
+}
 
 # ---- the simulator's own mix/topology.txt and mix/flow.txt ----------------
-MIX=$OUT/mix
-RM=$MIX/scheme-1-pfc/seed-1
-exp_run "$MIX" "$TOP/experiments/hpcc-mix.exp"
-rc=$EXP_RC
-ports=$(jq '[.[] | select(.role == "switch")] | length' "$RM/stats.json" 2>/dev/null)
-{ [ $rc = 0 ] || [ $rc = 3 ]; } && [ "$ports" = 65 ] &&
-	cmp -s "$TOP/third_party/hpcc/simulation/mix/topology.txt" "$RM/topology.txt" &&
-	cmp -s "$TOP/third_party/hpcc/simulation/mix/flow.txt" "$RM/flow.txt" &&
-	ktap_pass "HPCC's mix/topology.txt and mix/flow.txt run unchanged, on a 65-port switch" ||
-	ktap_fail "HPCC's mix/topology.txt and mix/flow.txt run unchanged, on a 65-port switch" \
-		"exit $rc, $ports switch ports: $(tail -n 3 "$MIX.log")"
+mix_unchanged() {
+	local ports
+	mix_run
+	ports=$(jq '[.[] | select(.role == "switch")] | length' "$RM/stats.json" 2>/dev/null)
+	{ [ "$MIX_RC" = 0 ] || [ "$MIX_RC" = 3 ]; } && [ "$ports" = 65 ] &&
+		cmp -s "$TOP/third_party/hpcc/simulation/mix/topology.txt" "$RM/topology.txt" &&
+		cmp -s "$TOP/third_party/hpcc/simulation/mix/flow.txt" "$RM/flow.txt"
+	check_err $? "exit $MIX_RC, $ports switch ports: $(tail -n 3 "$MIX.log")"
+	log_test "HPCC's mix/topology.txt and mix/flow.txt run unchanged, on a 65-port switch"
+}
 
-s=$RM/summary.json
-ktap_note "mix: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RM/fct.txt" 2>/dev/null)trusted $(jq .trusted "$s" 2>/dev/null)"
-[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ] &&
-	ktap_pass "mix: its 2 declared flows of 200 MB complete, no drop, no error" ||
-	ktap_fail "mix: its 2 declared flows of 200 MB complete, no drop, no error" \
-		"$(cat "$s" 2>/dev/null)"
+mix_flows_complete() {
+	local s=$RM/summary.json
+	mix_run
+	ktap_note "mix: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RM/fct.txt" 2>/dev/null)trusted $(jq .trusted "$s" 2>/dev/null)"
+	[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ]
+	check_err $? "$(cat "$s" 2>/dev/null)"
+	log_test "mix: its 2 declared flows of 200 MB complete, no drop, no error"
+}
 
 # Two flows: fct_analysis.py drops the last line it reads, and its default
 # 5 % buckets need 21 lines; -s 100 makes one bucket of the remaining flow.
 # Its slowdown is fct / standalone (at least 1) of the flow its own
 # selection keeps (the same awk and sort, less the last line).
-want=$(awk '$4 == 100 && $6 + $7 < 3e9 { s = $7 / $8; print (s < 1 ? 1 : s), $5 }' \
-	"$RM/fct.txt" 2>/dev/null | sort -n -k 2 | head -n -1 | awk '{ print $2, $1 }')
-if fct_analysis "$RM/fct.txt" "$OUT/mix_fct_analysis" -s 100; then
-	sed 's/^/# fct_analysis.py -s 100: /' "$OUT/mix_fct_analysis.txt"
-	bad=$(awk -v w="$want" 'BEGIN { split(w, x, " ") }
-		NF != 8 || $2 != x[1] || ($3 - x[2]) ^ 2 > 1e-6 { print "line " NR ": " $0 " against " w }
-		END { if (NR != 1) print NR " lines" }' "$OUT/mix_fct_analysis.txt")
-	[ -n "$want" ] && [ -z "$bad" ] &&
-		ktap_pass "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" ||
-		ktap_fail "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" "$bad"
-else
-	ktap_fail "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's" \
-		"$(tail -n 3 "$OUT/mix_fct_analysis.err" 2>/dev/null)"
-fi
+mix_fct_analysis() {
+	local want bad
+	mix_run
+	want=$(awk '$4 == 100 && $6 + $7 < 3e9 { s = $7 / $8; print (s < 1 ? 1 : s), $5 }' \
+		"$RM/fct.txt" 2>/dev/null | sort -n -k 2 | head -n -1 | awk '{ print $2, $1 }')
+	if fct_analysis "$RM/fct.txt" "$OUT/mix_fct_analysis" -s 100; then
+		sed 's/^/# fct_analysis.py -s 100: /' "$OUT/mix_fct_analysis.txt"
+		bad=$(awk -v w="$want" 'BEGIN { split(w, x, " ") }
+			NF != 8 || $2 != x[1] || ($3 - x[2]) ^ 2 > 1e-6 { print "line " NR ": " $0 " against " w }
+			END { if (NR != 1) print NR " lines" }' "$OUT/mix_fct_analysis.txt")
+		[ -n "$want" ] && [ -z "$bad" ]
+		check_err $? "$bad"
+	else
+		check_err 1 "$(tail -n 3 "$OUT/mix_fct_analysis.err" 2>/dev/null)"
+	fi
+	log_test "mix: HPCC's fct_analysis.py -s 100 reads fct.txt, slowdown as fct.txt's"
+}
 
 # The same under fafc: its switch state grows with the ports (8 slots,
 # doubled as they join) past the 64 it once had room for.
-RF=$MIX/scheme-2-fafc/seed-1
-s=$RF/summary.json
-fafc=$(jq -c '[.[] | select(.role == "switch" and .tc.kind == "fafc")] |
-	{ports: length, solves: (map(.tc.fafc.lp_solves) | add),
-	 pauses: (map(.tc.fafc.pauses) | add)}' "$RF/stats.json" 2>/dev/null)
-ktap_note "mix under fafc: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RF/fct.txt" 2>/dev/null)switch $fafc, trusted $(jq .trusted "$s" 2>/dev/null)"
-[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ] &&
-	[ "$(echo "$fafc" | jq .ports)" = 65 ] && [ "$(echo "$fafc" | jq .solves)" -gt 0 ] &&
-	ktap_pass "mix under fafc: a 65-port fafc switch, its LP ran, both flows complete, no drop" ||
-	ktap_fail "mix under fafc: a 65-port fafc switch, its LP ran, both flows complete, no drop" \
-		"$(cat "$s" 2>/dev/null)"
+mix_fafc() {
+	local s=$RF/summary.json fafc
+	mix_run
+	fafc=$(jq -c '[.[] | select(.role == "switch" and .tc.kind == "fafc")] |
+		{ports: length, solves: (map(.tc.fafc.lp_solves) | add),
+		 pauses: (map(.tc.fafc.pauses) | add)}' "$RF/stats.json" 2>/dev/null)
+	ktap_note "mix under fafc: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RF/fct.txt" 2>/dev/null)switch $fafc, trusted $(jq .trusted "$s" 2>/dev/null)"
+	[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ] &&
+		[ "$(echo "$fafc" | jq .ports)" = 65 ] && [ "$(echo "$fafc" | jq .solves)" -gt 0 ]
+	check_err $? "$(cat "$s" 2>/dev/null)"
+	log_test "mix under fafc: a 65-port fafc switch, its LP ran, both flows complete, no drop"
+}
 
 # ---- dual-homed hosts --------------------------------------------------
-DH=$OUT/dualhomed
-RD=$DH/scheme-1-pfc/seed-1
-exp_run "$DH" "$TOP/experiments/dualhomed.exp"
-rc=$EXP_RC
-s=$RD/summary.json
-{ [ $rc = 0 ] || [ $rc = 3 ]; } &&
-	[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "64 64 0" ] &&
-	ktap_pass "dual-homed hosts: all 64 flows complete, no drop, no error" ||
-	ktap_fail "dual-homed hosts: all 64 flows complete, no drop, no error" \
-		"exit $rc: $(cat "$s" 2>/dev/null) $(tail -n 3 "$DH.log")"
+dualhomed_flows_complete() {
+	local s=$RD/summary.json
+	dualhomed_run
+	{ [ "$DH_RC" = 0 ] || [ "$DH_RC" = 3 ]; } &&
+		[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "64 64 0" ]
+	check_err $? "exit $DH_RC: $(cat "$s" 2>/dev/null) $(tail -n 3 "$DH.log")"
+	log_test "dual-homed hosts: all 64 flows complete, no drop, no error"
+}
 
 # 16 flows a host, each on one link by its hash: one link gets them all
 # once in 2^15 runs per host.
-per=$(jq -r '[.[] | select(.role == "host") |
-	"\(.netns)/\(.dev):\(.tc.prio[3].tx_packets // 0)"] | join(" ")' "$RD/stats.json" 2>/dev/null)
-ktap_note "dual-homed: data packets sent per host link: $per"
-idle=$(jq '[.[] | select(.role == "host") | select((.tc.prio[3].tx_packets // 0) == 0)] | length' \
-	"$RD/stats.json" 2>/dev/null)
-[ "$(echo "$per" | wc -w)" = 8 ] && [ "$idle" = 0 ] &&
-	ktap_pass "dual-homed: each host's flows leave by both of its links" ||
-	ktap_fail "dual-homed: each host's flows leave by both of its links" "$per"
+dualhomed_both_links() {
+	local per idle
+	dualhomed_run
+	per=$(jq -r '[.[] | select(.role == "host") |
+		"\(.netns)/\(.dev):\(.tc.prio[3].tx_packets // 0)"] | join(" ")' "$RD/stats.json" 2>/dev/null)
+	ktap_note "dual-homed: data packets sent per host link: $per"
+	idle=$(jq '[.[] | select(.role == "host") | select((.tc.prio[3].tx_packets // 0) == 0)] | length' \
+		"$RD/stats.json" 2>/dev/null)
+	[ "$(echo "$per" | wc -w)" = 8 ] && [ "$idle" = 0 ]
+	check_err $? "$per"
+	log_test "dual-homed: each host's flows leave by both of its links"
+}
+
+tests_plan
+# The experiments' logs go beside their directories, in OUT.
+mkdir -p "$OUT"
+tests_run
 ktap_finish

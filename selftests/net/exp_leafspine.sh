@@ -6,7 +6,13 @@
 # with zero loss, and the report's slowdown percentiles agree with fct.txt
 # recomputed here, independently, by the rule the report states.
 set -u
-
+ALL_TESTS="
+	leafspine_runs
+	zero_loss
+	p50_matches_report
+	p99_matches_report
+	cpu_to_spare
+"
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
 Results in \$FCQ_RESULTS/exp_leafspine (FCQ_RESULTS defaults to /tmp)."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -16,43 +22,75 @@ TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
 . "$HERE/../lib/exp.sh"
 OUT=${FCQ_RESULTS:-/tmp}/exp_leafspine
-ktap_plan 5
+RUN=$OUT/scheme-1-pfc/seed-1
 
-exp_run "$OUT" "$TOP/experiments/leafspine-websearch.exp"
-rc=$EXP_RC
+# The experiment, run once whichever case needs it first (so that TESTS=
+# may name any case); LEAFSPINE_RC is fcq-exp's exit status.
+leafspine_run() {
+	[ -z "${LEAFSPINE_RC:-}" ] || return 0
+	exp_run "$OUT" "$TOP/experiments/leafspine-websearch.exp"
+	LEAFSPINE_RC=$EXP_RC
+}
+
 # 3: a run judged untrusted (late starts: a host slow to schedule the guest)
-{ [ $rc = 0 ] || [ $rc = 3 ]; } && ktap_pass "fcq-exp runs the leaf-spine experiment" ||
-	ktap_fail "fcq-exp runs the leaf-spine experiment" "exit $rc: $(tail -n 3 "$OUT.log")"
+leafspine_runs() {
+	leafspine_run
+	[ "$LEAFSPINE_RC" = 0 ] || [ "$LEAFSPINE_RC" = 3 ]
+	check_err $? "exit $LEAFSPINE_RC: $(tail -n 3 "$OUT.log")"
+	log_test "fcq-exp runs the leaf-spine experiment"
+}
 
-d=$OUT/scheme-1-pfc/seed-1
-flows=$(jq .flows "$d/summary.json")
-done=$(jq .completed "$d/summary.json")
-lost=$(jq '.incomplete + .drops' "$d/summary.json")
-lossless=$(jq '[.[].tc.drop_lossless] | add' "$d/stats.json")
-ktap_note "flows $flows, completed $done, incomplete+drops $lost, lossless drops $lossless"
-[ "$flows" -gt 100 ] && [ "$done" = "$flows" ] && [ "$lost" = 0 ] && [ "$lossless" = 0 ] &&
-	ktap_pass "zero loss: every flow completed, no drop anywhere" ||
-	ktap_fail "zero loss: every flow completed, no drop anywhere"
+zero_loss() {
+	local flows completed lost lossless
+	leafspine_run
+	flows=$(jq .flows "$RUN/summary.json")
+	completed=$(jq .completed "$RUN/summary.json")
+	lost=$(jq '.incomplete + .drops' "$RUN/summary.json")
+	lossless=$(jq '[.[].tc.drop_lossless] | add' "$RUN/stats.json")
+	ktap_note "flows $flows, completed $completed, incomplete+drops $lost, lossless drops $lossless"
+	[ "$flows" -gt 100 ] && [ "$completed" = "$flows" ] && [ "$lost" = 0 ] && [ "$lossless" = 0 ]
+	check_err $? "flows $flows, completed $completed, incomplete+drops $lost, lossless drops $lossless"
+	log_test "zero loss: every flow completed, no drop anywhere"
+}
 
 # Nearest rank: the ceil(p * n)-th smallest of max(1, fct / standalone).
 pct() {
-	awk '{ s = $7 / $8; if (s < 1) s = 1; printf "%.12g\n", s }' "$d/fct.txt" | sort -g |
+	awk '{ s = $7 / $8; if (s < 1) s = 1; printf "%.12g\n", s }' "$RUN/fct.txt" | sort -g |
 		awk -v p="$1" '{ v[NR] = $1 } END { k = int(p * NR); if (k < p * NR) k++; printf "%.9f\n", v[k] }'
 }
-for p in 50 99; do
+# pct_matches P: the report's pP slowdown is the one recomputed.
+pct_matches() {
+	local p=$1 mine theirs
+	leafspine_run
 	mine=$(pct "0.$p")
 	theirs=$(jq --arg k "p$p" '.schemes[0].runs[0].groups.all[$k]' "$OUT/report.json" 2>/dev/null)
 	ktap_note "p$p slowdown: report $theirs, recomputed $mine"
-	awk -v a="$mine" -v b="$theirs" 'BEGIN { d = a - b; exit !(b != "" && d < 1e-6 && d > -1e-6) }' &&
-		ktap_pass "the report's p$p slowdown matches fct.txt" ||
-		ktap_fail "the report's p$p slowdown matches fct.txt"
-done
+	awk -v a="$mine" -v b="$theirs" 'BEGIN { d = a - b; exit !(b != "" && d < 1e-6 && d > -1e-6) }'
+	check_err $? "report $theirs, recomputed $mine"
+}
 
-idle=$(jq .cpu_idle "$d/summary.json")
-ktap_note "CPU idle while the traffic ran: $idle; start lag p99 $(jq \
-	'.start_lag.p99_ns / 1e6' "$d/summary.json") ms, $(jq .start_lag.late \
-	"$d/summary.json") flows late"
-awk -v i="$idle" 'BEGIN { exit !(i >= 0.1) }' &&
-	ktap_pass "the emulation had CPU to spare (its times are trustworthy)" ||
-	ktap_fail "the emulation had CPU to spare (its times are trustworthy)"
+p50_matches_report() {
+	pct_matches 50
+	log_test "the report's p50 slowdown matches fct.txt"
+}
+
+p99_matches_report() {
+	pct_matches 99
+	log_test "the report's p99 slowdown matches fct.txt"
+}
+
+cpu_to_spare() {
+	local idle
+	leafspine_run
+	idle=$(jq .cpu_idle "$RUN/summary.json")
+	ktap_note "CPU idle while the traffic ran: $idle; start lag p99 $(jq \
+		'.start_lag.p99_ns / 1e6' "$RUN/summary.json") ms, $(jq .start_lag.late \
+		"$RUN/summary.json") flows late"
+	awk -v i="$idle" 'BEGIN { exit !(i >= 0.1) }'
+	check_err $? "CPU idle $idle, under 0.1"
+	log_test "the emulation had CPU to spare (its times are trustworthy)"
+}
+
+tests_plan
+tests_run
 ktap_finish
