@@ -14,6 +14,7 @@
 # as in the simulator's ali_32host_10rack.txt): every flow completes and
 # every host's two links carry its flows.
 set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	example_runs
 	example_unchanged

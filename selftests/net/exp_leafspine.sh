@@ -6,6 +6,7 @@
 # with zero loss, and the report's slowdown percentiles agree with fct.txt
 # recomputed here, independently, by the rule the report states.
 set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	leafspine_runs
 	zero_loss

@@ -9,6 +9,7 @@
 # traffic, with the scale that would fit; forced, it is marked untrusted
 # and fcq-exp exits 3.
 set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	same_flows_complete
 	same_within_10x

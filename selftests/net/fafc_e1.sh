@@ -31,6 +31,7 @@
 # most 10% of pfc's time and less than the incast-only ports, incast within
 # +5% net of the link time the emulator lost, no loss), with either solver.
 set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	no_drop_all_complete
 	fafc_victim_goodput

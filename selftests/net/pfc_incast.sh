@@ -8,6 +8,7 @@
 # lose nothing, pause the senders, and - its known weakness - head-of-line
 # block the victim behind s1's incast traffic.
 set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	no_drops
 	incast_flows_complete

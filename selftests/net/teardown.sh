@@ -12,6 +12,7 @@ set -u
 # The cases: sched_* is pfc's, fafcd_* fafc's (--help without KIND lists
 # all).
 KIND=${1:-pfc}
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	genl_dumps_switch
 	readd_under_traffic
