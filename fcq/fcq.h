@@ -366,8 +366,9 @@ static inline int fcq_u32_take(const struct nlattr *attr, u32 lo, u32 hi,
 /*
  * An array option, a nest with one @type attribute (NLA_U8 or NLA_U32, as
  * its policy says) per element: the values, each in [@lo, @hi], into
- * @val[0..@max - 1] in order. Their number, or -EINVAL with *@bad at the
- * first element out of range or beyond @max.
+ * @val[0..@max - 1] in order. Their number (fewer than @max is fine), or
+ * -EINVAL with *@bad at the first element of another size, out of range
+ * or beyond @max.
  */
 int fcq_u32s_take(const struct nlattr *nest, int type, u32 lo, u32 hi,
 		  u32 *val, int max, const struct nlattr **bad);

@@ -91,7 +91,7 @@ static const struct nla_policy fcq_port_policy[TCA_FCQ_MAX + 1] = {
 	[TCA_FCQ_SCHEME] = { .type = NLA_NESTED },
 };
 
-/* The DSCPs a TCA_FCQ_DSCP_MAP names, in order (the policy checked each). */
+/* Elements are u8 or u32: the nest's policy has checked each one's length. */
 int fcq_u32s_take(const struct nlattr *nest, int type, u32 lo, u32 hi,
 		  u32 *val, int max, const struct nlattr **bad)
 {
@@ -102,14 +102,18 @@ int fcq_u32s_take(const struct nlattr *nest, int type, u32 lo, u32 hi,
 	nla_for_each_nested(a, nest, rem) {
 		if (nla_type(a) != type)
 			continue;
+		if (n == max || (nla_len(a) != sizeof(u8) &&
+				 nla_len(a) != sizeof(u32)))
+			goto bad;
 		v = nla_len(a) == sizeof(u8) ? nla_get_u8(a) : nla_get_u32(a);
-		if (n == max || v < lo || v > hi) {
-			*bad = a;
-			return -EINVAL;
-		}
+		if (v < lo || v > hi)
+			goto bad;
 		val[n++] = v;
 	}
 	return n;
+bad:
+	*bad = a;
+	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(fcq_u32s_take);
 
@@ -168,7 +172,7 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr *opt,
 
 		n = fcq_get_u32s(pt[TCA_FCQ_DSCP_MAP], TCA_FCQ_DSCP_PRIO, 0,
 				 FCQ_NUM_PRIO - 1, prio, 64,
-				 "dscp_map gives 64 DSCPs a priority 0..7 each",
+				 "dscp_map gives at most 64 DSCPs a priority 0..7 each",
 				 extack);
 		if (n < 0)
 			return n;

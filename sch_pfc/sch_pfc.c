@@ -178,7 +178,7 @@ static int pfc_change(struct Qdisc *sch, struct nlattr *opt,
 		err = fcq_get_u32s(tb[TCA_PFC_QUANTA], TCA_PFC_QUANTUM,
 				   FCQ_QUANTUM_MIN, FCQ_QUANTUM_MAX, quanta,
 				   FCQ_NUM_PRIO,
-				   "quanta must be 64..1048576 bytes each, 8 of them",
+				   "quanta must be 64..1048576 bytes each, at most 8",
 				   extack);
 		if (err < 0)
 			return err;

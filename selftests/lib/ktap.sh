@@ -15,7 +15,8 @@
 #
 #   ALL_TESTS="fn ..."      the script's cases, in order (set before usage.sh,
 #                           which lists them in --help)
-#   TESTS="fn ..."          (environment) run only these, in this order
+#   TESTS="fn ..."          (environment) run only these, in the script's
+#                           order (later cases may rely on earlier ones)
 #   tests_plan              check TESTS against ALL_TESTS (exit 2 naming an
 #                           unknown one) and print the plan: their number
 #   tests_run               run each; a function that does not report
@@ -73,22 +74,27 @@ ktap_finish() {
 }
 
 tests_selected() {
-	echo ${TESTS:-$ALL_TESTS}
+	local t
+	for t in $ALL_TESTS; do
+		case " $(echo ${TESTS:-$ALL_TESTS}) " in
+		*" $t "*) echo "$t" ;;
+		esac
+	done
 }
 
 tests_plan() {
-	local t n=0 all
+	local t all
 	all=$(echo $ALL_TESTS)	# one line, single spaces
-	for t in $(tests_selected); do
+	for t in ${TESTS:-}; do
 		case " $all " in
-		*" $t "*) n=$((n + 1)) ;;
+		*" $t "*) ;;
 		*)
 			echo "${0##*/}: no test '$t' (tests: $all)" >&2
 			exit 2
 			;;
 		esac
 	done
-	ktap_plan $n
+	ktap_plan "$(tests_selected | wc -l)"
 }
 
 check_err() {
@@ -111,12 +117,13 @@ log_test() {
 	fi
 }
 
+# Its locals are named apart: a case's helpers may set t or n unawares.
 tests_run() {
-	local t n
-	for t in $(tests_selected); do
-		RET=0 RETMSG= n=$KTAP_N
-		"$t"
-		[ $((KTAP_N - n)) = 1 ] || ktap_fail "$t" \
-			"reported $((KTAP_N - n)) results, not one"
+	local __ktap_t __ktap_n
+	for __ktap_t in $(tests_selected); do
+		RET=0 RETMSG= __ktap_n=$KTAP_N
+		"$__ktap_t"
+		[ $((KTAP_N - __ktap_n)) = 1 ] || ktap_fail "$__ktap_t" \
+			"reported $((KTAP_N - __ktap_n)) results, not one"
 	done
 }

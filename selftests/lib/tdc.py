@@ -17,8 +17,8 @@ the kernel does with values the plugin refuses.
 
   -v  print every case's log, not only the failed ones
 
-TESTS="ID..." in the environment runs only those cases, in that order (as
-the kernel's shell selftests take TESTS=).
+TESTS="ID..." in the environment runs only those cases, in the files'
+order (as fcq's shell selftests take TESTS=).
 """
 import json
 import os
@@ -151,7 +151,7 @@ def main():
                          % (unknown[0], ' '.join(files)))
         return 2
     if chosen:
-        cases = [next(c for c in cases if c['id'] == i) for i in chosen]
+        cases = [c for c in cases if c['id'] in chosen]
     print('TAP version 13')
     print('1..%d' % len(cases))
     failed = 0

@@ -72,7 +72,7 @@ PFC="pfc rate $RATE delay $DELAY lossless 3 xoff 50000 xon 47000 \
 
 # run NAME [fafcd] SWITCH_QDISC... -- HOST_QDISC...
 run() {
-	local dir=$OUT/$1 fafcd="" s epoch pids=() flows victim
+	local dir=$OUT/$1 fafcd="" s t epoch pids=() flows victim
 	shift
 	[ "$1" = fafcd ] && { fafcd=1; shift; }
 	mkdir -p "$dir"

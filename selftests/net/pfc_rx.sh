@@ -72,7 +72,8 @@ goodput() {
 # was sent, D_PAUSED and D_PFC_RX what it added to h1's counters.
 pause_expired() {
 	local p0 r0 p1 r1
-	[ -z "${EXPIRED:-}" ] || return 0
+	[ -z "${EXPIRE_SENT:-}" ] || return 0
+	EXPIRE_SENT=1
 	read -r p0 r0 < <(h1 '.prio[3].paused_ns' '.prio[3].pfc_rx')
 	inject pfc 3:2000
 	settle
@@ -90,8 +91,9 @@ bad_counters() {
 		'([.prio[].paused_ns] | add)' '([.prio[].pfc_rx] | add)'
 }
 bad_frames_sent() {
-	local a b
-	[ -z "${BAD:-}" ] || return 0
+	local a b i
+	[ -z "${BAD_SENT:-}" ] || return 0
+	BAD_SENT=1
 	read -ra a < <(bad_counters)
 	inject pfc 3:65535 --len 30
 	inject pfc 3:65535 --dst 02:00:00:00:00:01
@@ -114,6 +116,7 @@ bad_frames_sent() {
 flow_stopped() {
 	local last
 	[ -z "${FLOW_STOPPED:-}" ] || return 0
+	FLOW_STOPPED=1
 	pause_expired
 	bad_frames_sent
 	sleep 2
@@ -121,7 +124,6 @@ flow_stopped() {
 		ktap_note "the flow ended on its own before the test stopped it (after ${FLOW_S}s?)"
 	fi
 	wait "$FLOW"
-	FLOW_STOPPED=1
 	cp "$WORK/flow.jsonl" "$OUT/"
 	last=$(jq -s '.[-1].ns // 0' "$WORK/flow.jsonl")
 	[ "$last" -ge $((BAD + 2000000000)) ] ||
@@ -247,8 +249,10 @@ flow_survives_bad_frames() {
 	log_test "the port keeps forwarding after the bad frames"
 }
 
+# Over the whole run: every frame injected, the flow stopped.
 no_loss() {
 	local drops
+	flow_stopped
 	drops=$(total_drops)
 	[ "${drops%% *}" = 0 ]
 	check_err $? "$drops"

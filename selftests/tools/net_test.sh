@@ -93,6 +93,7 @@ leafspine_reach() {
 no_ipv6() {
 	local n v6
 	leafspine_up
+	check_err $? "fcq-net up failed"
 	v6=$(for n in ${P}h0 ${P}s8; do ip -n $n -6 addr show; done | grep -c inet6)
 	[ "$v6" = 0 ]
 	check_err $? "$v6 found"

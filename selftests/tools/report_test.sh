@@ -185,7 +185,8 @@ tq() {	# DF: t(0.975, DF)
 		printf "%.10f\n", lo }'
 }
 ci() {	# T VALUE...: "mean half"
-	t=$1; shift
+	local t=$1
+	shift
 	printf '%s\n' "$@" | awk -v t="$t" '{ v[NR] = $1; s += $1 }
 		END { m = s / NR; for (i = 1; i <= NR; i++) ss += (v[i] - m) ^ 2
 		      printf "%.10f %.10f\n", m, t * sqrt(ss / (NR - 1) / NR) }'
