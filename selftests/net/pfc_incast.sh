@@ -201,12 +201,29 @@ xoff_xon_balanced() {
 # go on (on a loaded host the generators' finishes spread over seconds),
 # so the window is s1's flow, not the whole incast, and it opens when s1
 # could first send (connect_ns: a starved generator starts late).
-rate() {	# Mbit/s between the samples in [$1, $2] ns
+# Mbit/s in [$1, $2] ns: the median over the intervals between the
+# victim's 0.1 s samples, not the mean over the window. Once (1 run of
+# make check in 20, 4 guests on 2 cores) the whole guest stood still for
+# 1.3 s of its clock while the senders' 8 generators started, inside the
+# "alone" window: the mean gave 25 Mbit/s alone, the median 88 (98 in the
+# other runs). Samples the sampler wrote late, in a burst, are not
+# intervals (under 50 ms).
+rate() {
 	jq -s --argjson a "$1" --argjson b "$2" '
-		map(select(.ns >= $a and .ns <= $b)) |
-		if length < 2 then 0 else
-		(.[-1].acked - .[0].acked) * 8 / ((.[-1].ns - .[0].ns) / 1e9) / 1e6
-		end | floor' "$OUT/victim.jsonl"
+		map(select(.ns >= $a and .ns <= $b)) as $s |
+		[range(1; $s | length) as $i |
+		 ($s[$i].ns - $s[$i - 1].ns) as $dt | select($dt >= 5e7) |
+		 ($s[$i].acked - $s[$i - 1].acked) * 8 / ($dt / 1e9) / 1e6] |
+		sort | if length == 0 then 0 else .[length / 2 | floor] end |
+		floor' "$OUT/victim.jsonl"
+}
+# The longest gap (ms) between the victim's samples in [$1, $2] ns: a
+# guest that stood still shows here.
+gap() {
+	jq -s --argjson a "$1" --argjson b "$2" '
+		map(select(.ns >= $a and .ns <= $b) | .ns) as $n |
+		[range(1; $n | length) as $i | $n[$i] - $n[$i - 1]] |
+		(max // 0) / 1e6 | floor' "$OUT/victim.jsonl"
 }
 
 victim_hol_blocked() {
@@ -218,7 +235,7 @@ victim_hol_blocked() {
 	epoch0=$(jq -s 'map(.start_ns) | min' "$OUT/incast.jsonl")
 	before=$(rate $((first + 500000000)) "$epoch0")
 	during=$(rate $((start + 100000000)) "$end")
-	ktap_note "victim goodput: alone $before Mbit/s, during s1's incast flow ($(((end - start) / 1000000)) ms) $during Mbit/s (its max-min fair share: 87.5 Mbit/s)"
+	ktap_note "victim goodput (median of 0.1 s samples): alone $before Mbit/s, during s1's incast flow ($(((end - start) / 1000000)) ms) $during Mbit/s (its max-min fair share: 87.5 Mbit/s); longest sample gap alone $(gap $((first + 500000000)) "$epoch0") ms, during $(gap $((start + 100000000)) "$end") ms"
 	echo "$before $during" >"$OUT/victim_goodput"
 	[ "$before" -gt 0 ] && [ "$during" -lt $((before * 6 / 10)) ]
 	check_err $? "$during Mbit/s is not under 60 % of $before"
