@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every kernel-version shim fcq needs, in one place.
- * Tested in CI: Debian's 6.1 LTS and 6.12 LTS kernels (7.3 builds too).
- * Feature tests are preferred to version checks because stable kernels
- * backport: Kbuild greps the headers for what a version cannot tell
- * (FCQ_HAVE_*).
+ * Tested in CI: Debian's 6.1 LTS, 6.12 LTS and the newest Debian kernel.
+ * Feature tests, not version checks, because stable kernels backport:
+ * Kbuild greps the headers (FCQ_HAVE_*), and the kernel's own macros are
+ * tested where they exist.
  */
 #ifndef FCQ_COMPAT_H
 #define FCQ_COMPAT_H
 
 #include <linux/hrtimer.h>
 #include <linux/module.h>
-#include <linux/version.h>
 #include <net/genetlink.h>
 #include <net/pkt_sched.h>
 
@@ -22,10 +21,10 @@
 #define MODULE_ALIAS_NET_SCH(id) MODULE_ALIAS("net-sch-" id)
 #endif
 
-/* 6.5 moved skb_gso_segment() to its own header. (A version check: sparse
- * does not know __has_include.)
+/* 6.5 moved skb_gso_segment() to its own header. (Tested by Kbuild:
+ * sparse does not know __has_include.)
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#ifdef FCQ_HAVE_NET_GSO_H
 #include <net/gso.h>
 #endif
 
@@ -34,7 +33,7 @@
  */
 static inline struct nlattr **fcq_genl_dump_attrs(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#ifdef FCQ_HAVE_GENL_INFO_DUMP
 	return genl_info_dump(cb)->attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;
