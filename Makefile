@@ -3,8 +3,11 @@
 # fcq top-level Makefile.
 #
 #   make                 kernel modules (against KDIR) + tc plugins + tools
-#   make check           every test: core unit tests, both kernels' builds,
-#                        guest tests on Debian 6.1 and 6.12 (see README.md)
+#   make check           every test: core unit tests, the three kernels'
+#                        builds, guest tests on Debian 6.1, 6.12 and the
+#                        newest Debian kernel (see README.md)
+#   make modules K=newest   modules for one of tools/setup's kernels
+#                        (K=6.1, 6.12, newest), or KDIR=/path/to/headers
 #   make demo            the main job in a QEMU guest
 #   make install         modules (+ depmod), tc plugins, tools, man pages,
 #                        the Wireshark dissector of fcq frames
@@ -15,13 +18,25 @@
 FCQ_CACHE ?= /var/cache/fcq
 -include $(FCQ_CACHE)/kernels.mk
 
+# K=6.1|6.12|newest: one of the kernels tools/setup fetched (kernels.mk).
+# A kernel whose toolchain bookworm lacks builds in its Debian build root
+# (KROOT, tools/buildroot), where its headers (KDIR) are installed.
+ifdef K
+KDIR := $(KDIR_$(subst .,_,$(K)))
+KROOT := $(KROOT_$(subst .,_,$(K)))
+ifeq ($(KDIR),)
+$(error K=$(K): no such kernel in $(FCQ_CACHE)/kernels.mk (6.1, 6.12, newest; run tools/setup))
+endif
+endif
 # KDIR: the running kernel's headers when installed (a real host), else the
 # Debian 6.1 headers package (what tools/setup installs).
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(KDIR_6_1) \
 	$(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64))))
+KROOT ?=
+KBUILD = $(if $(KROOT),$(CURDIR)/tools/buildroot $(KROOT)) $(MAKE) -C $(KDIR)
 KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
-	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+	$(KROOT)$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 KOUT = $(CURDIR)/build/kmod/$(KREL)
 
 # What Kbuild needs, mirrored into the shadow directory as symlinks.
@@ -55,13 +70,13 @@ modules:
 		echo "run tools/setup, or: make KDIR=/path/to/headers" >&2; exit 1; }
 	@mkdir -p $(KOUT)
 	@cp -rsf $(addprefix $(CURDIR)/,$(KSRC)) $(KOUT)/
-	$(MAKE) -C $(KDIR) M=$(KOUT) modules
+	$(KBUILD) M=$(KOUT) modules
 
 # Test-only modules (never installed): see selftests/vm/.
 test-modules:
 	@mkdir -p $(KOUT)-test
 	@cp -rsf $(CURDIR)/selftests/vm/modules/. $(KOUT)-test/
-	$(MAKE) -C $(KDIR) M=$(KOUT)-test modules
+	$(KBUILD) M=$(KOUT)-test modules
 
 # ---- tc plugins: q_<kind>.so for Debian's own tc ---------------------------
 PLUGIN_SRC := $(wildcard tc-plugins/q_*.c)
