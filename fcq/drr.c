@@ -19,7 +19,7 @@ EXPORT_SYMBOL_GPL(fcq_drr_init);
 
 void fcq_drr_enqueue(struct fcq_drr *d, struct sk_buff *skb)
 {
-	s8 in = fcq_cb(skb)->ingress;
+	s16 in = fcq_cb(skb)->ingress;
 	struct fcq_drr_flow *f;
 
 	if (in >= 0)

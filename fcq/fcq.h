@@ -56,7 +56,7 @@ struct fcq_switch;
 /* Per-skb state, in qdisc_skb_cb()->data. */
 struct fcq_skb_cb {
 	u64 time;	/* enqueue time; on the wire: release time */
-	s8 ingress;	/* switch port it was charged to, -1: none */
+	s16 ingress;	/* switch slot it was charged to, -1: none */
 	u8 prio;
 	bool ctrl;	/* a control frame fcq built */
 	u8 scheme;	/* the scheme's own mark */
@@ -83,6 +83,9 @@ struct fcq_ingress_stats {
 static inline struct fcq_skb_cb *fcq_cb(const struct sk_buff *skb)
 {
 	qdisc_cb_private_validate(skb, sizeof(struct fcq_skb_cb));
+	/* ingress, a signed field, holds every slot (and -1) */
+	BUILD_BUG_ON(FCQ_MAX_PORTS >
+		     1 << (8 * sizeof_field(struct fcq_skb_cb, ingress) - 1));
 	return (struct fcq_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
