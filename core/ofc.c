@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * OFC's pause decisions: see ofc.h for the equations. Pure functions of one
+ * arrival's view, so every region of E2-E5 is tested in userspace.
+ */
+#include "ofc.h"
+
+/* Would this packet's own flow be in the pause that @orig/@extra asks? */
+static bool selects_own(bool orig, bool extra, const struct ofc_view *v)
+{
+	return orig || extra || v->in_cft;
+}
+
+enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
+{
+	bool orig, extra;
+
+	if (c->mode == OFC_M_PFC)
+		return OFC_NONE;	/* the port's 802.1Qbb path decides */
+	/* E3: urgent, whole class; a list would not save the buffer (res. 9) */
+	if (v->qin >= c->xoff)
+		return v->pft_all ? OFC_NONE : OFC_PAUSE_ALL;
+	/* Below X^c_OFF is the hysteresis band (res. 5); all paused already */
+	if (v->qin < c->xoff_c || v->pft_all)
+		return OFC_NONE;
+	if (c->mode == OFC_M_CAPFC)
+		return v->qout >= (c->xegress ?: c->xoff_c) ?
+		       OFC_PAUSE_ALL : OFC_NONE;
+
+	/* E2: q_in in [X^c_OFF, X_OFF), and this egress is congested */
+	if (v->qout < c->xoff_c)
+		return OFC_NONE;
+	orig = v->cft_empty;
+	/*
+	 * Res. 15: with strict_orig off, an egress whose unpaused bytes
+	 * alone reach X^c_OFF is congested by itself, CFT or not.
+	 */
+	extra = !orig && !(c->flags & OFC_F_STRICT_ORIG) &&
+		v->qout - v->qout_paused >= c->xoff_c;
+
+	if (!v->tracked)
+		return selects_own(orig, extra, v) ? OFC_PAUSE_ALL : OFC_NONE;
+	if (!v->pft_any)
+		return orig ? OFC_SCAN_ORIG :
+		       extra ? OFC_SCAN_EXTRA : OFC_SCAN_LOCAL;
+	/* Res. 11: only what the upstream does not hold paused yet */
+	if (v->pft_has || !selects_own(orig, extra, v))
+		return OFC_NONE;
+	return orig ? OFC_KEY_ORIG : extra ? OFC_KEY_EXTRA : OFC_KEY_LOCAL;
+}
+
+bool ofc_scan_selects(enum ofc_act act, bool in_cft)
+{
+	switch (act) {
+	case OFC_SCAN_ORIG:
+	case OFC_SCAN_EXTRA:
+		return true;
+	case OFC_SCAN_LOCAL:
+		return in_cft;
+	default:
+		return false;
+	}
+}
+
+u32 ofc_xoff_c(u32 xoff, u32 alpha)
+{
+	return ((u64)xoff * alpha + OFC_ALPHA_ONE / 2) >> 16;
+}
+
+int ofc_cfg_check(const struct ofc_cfg *c, const char **why)
+{
+	if (c->mode == OFC_M_PFC)
+		return 0;
+	if (!c->xoff) {
+		*why = "ofc and capfc need a static xoff (X_OFF)";
+		return -1;
+	}
+	if (c->xoff_c >= c->xoff) {
+		*why = "xoff_c (X^c_OFF) must lie below xoff (X_OFF)";
+		return -1;
+	}
+	if (c->xon >= c->xoff_c) {
+		*why = "xon (X_ON) must lie below xoff_c (X^c_OFF)";
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * OFC's pause decisions (Original-congestion-based Fine-grained PFC):
+ * given one arriving packet's view of its switch, what to ask of the
+ * upstream behind the packet's ingress port I.
+ *
+ * Equation numbers are the paper's; "resolution n" is the numbered list in
+ * Documentation/ofc.rst. The thresholds order as
+ *
+ *   X_ON < X^c_OFF < X_OFF,  X^c_OFF = alpha * X_OFF,  X_ON/X_OFF < alpha < 1
+ *
+ * and the checks run on every arrival at an egress queue E:
+ *
+ *   q_in >= X_OFF                              pause all of the priority (E3)
+ *   X^c_OFF <= q_in < X_OFF, q_out >= X^c_OFF  pause the congested flows (E2)
+ *   q_in <= X_ON                               resume what I paused (E4)
+ *
+ * where q_in is every byte that entered through I, in any egress queue of
+ * the switch (E1, resolution 3), and q_out the bytes of the packet's own
+ * egress queue for its priority, paused ones included. E is the original
+ * congestion point when it holds no pause from its own downstream (an
+ * empty CFT) and pauses every flow it holds from I; otherwise it is a local
+ * congestion point and forwards only the flows its downstream paused
+ * (Alg. 1, resolutions 7 and 8). The resume check (E4) is not here: it runs
+ * on every departure of I's bytes, wherever they leave (resolution 6).
+ */
+#ifndef FCQ_CORE_OFC_H
+#define FCQ_CORE_OFC_H
+
+#include "core.h"
+
+/* Modes: the same accounting, three ways of pausing. */
+#define OFC_M_OFC	0	/* the paper's fine-grained pause */
+#define OFC_M_CAPFC	1	/* congestion-aware PFC: whole class (sec. IV) */
+#define OFC_M_PFC	2	/* 802.1Qbb only: X_OFF / X_ON */
+
+#define OFC_F_STRICT_ORIG	0x1	/* original iff the CFT is empty */
+
+#define OFC_ALPHA_ONE	65536		/* alpha is Q16 */
+
+struct ofc_cfg {
+	u8 mode;
+	u32 flags;
+	u32 xoff;	/* X_OFF, bytes */
+	u32 xoff_c;	/* X^c_OFF, bytes */
+	u32 xon;	/* X_ON, bytes */
+	u32 xegress;	/* caPFC's egress threshold, bytes; 0 = X^c_OFF */
+};
+
+/* What one arriving packet sees. */
+struct ofc_view {
+	u32 qin;		/* bytes from its ingress port I, whole switch */
+	u32 qout;		/* bytes in its egress queue, this priority */
+	u32 qout_paused;	/* of which held by a pause from downstream */
+	bool cft_empty;		/* E holds no pause from downstream (CFT) */
+	bool tracked;		/* the packet has a flow entry */
+	bool in_cft;		/* its flow is paused downstream (or all is) */
+	bool pft_all;		/* I already pauses all of the class */
+	bool pft_any;		/* I already pauses some flows of the class */
+	bool pft_has;		/* I already pauses this packet's flow */
+};
+
+enum ofc_act {
+	OFC_NONE,
+	OFC_PAUSE_ALL,		/* pause the whole class upstream of I */
+	OFC_SCAN_ORIG,		/* pause every flow of E from I */
+	OFC_SCAN_LOCAL,		/* pause E's flows from I that the CFT holds */
+	OFC_SCAN_EXTRA,		/* pause E's flows from I, CFT or not */
+	OFC_KEY_ORIG,		/* pause this packet's flow: original */
+	OFC_KEY_LOCAL,		/* pause this packet's flow: local */
+	OFC_KEY_EXTRA,		/* pause this packet's flow: not in the CFT */
+};
+
+/*
+ * The decision for one arrival (Alg. 1 lines 3-14 as resolutions 4, 5, 7-11
+ * and 15 fix them). A full scan of E's flow table is asked for only when I
+ * pauses nothing of the class yet; after that, each flow that keeps feeding
+ * E shows up with its own packets and is decided alone. An untracked
+ * packet (no flow key, or the flow table full) that ought to be paused
+ * escalates to the whole class: it cannot be named.
+ */
+enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v);
+
+/* During a scan for @act: does a flow of E from I belong in the pause? */
+bool ofc_scan_selects(enum ofc_act act, bool in_cft);
+
+/* Whether an action pauses as the original congestion point. */
+static inline bool ofc_act_origin(enum ofc_act act)
+{
+	return act == OFC_SCAN_ORIG || act == OFC_KEY_ORIG ||
+	       act == OFC_SCAN_EXTRA || act == OFC_KEY_EXTRA;
+}
+
+/* X^c_OFF = alpha * X_OFF (E7), rounded to the nearest byte. */
+u32 ofc_xoff_c(u32 xoff, u32 alpha);
+
+/*
+ * E5 for @c: 0, or -1 with *why naming what is wrong (for an extack).
+ * caPFC and ofc need a static X_OFF; pfc mode takes the port's thresholds.
+ */
+int ofc_cfg_check(const struct ofc_cfg *c, const char **why);
+
+#endif /* FCQ_CORE_OFC_H */
