@@ -37,7 +37,11 @@
 #define FCQ_EXT_MAGIC		0x4643
 #define FCQ_EXT_VERSION		1
 #define FCQ_EXT_PAUSE		1	/* type: a timed pause */
-#define FCQ_EXT_F_ACCUMULATE	0x01
+#define FCQ_EXT_F_ACCUMULATE	0x01	/* type 1: add to the running pause */
+/* Flags of keyed pauses (core/kp.h) */
+#define FCQ_EXT_F_ALL		0x02	/* the whole class */
+#define FCQ_EXT_F_ORIGIN	0x04	/* sent by the congestion's origin */
+#define FCQ_EXT_F_MORE		0x08	/* the list goes on in another frame */
 
 extern const u8 fcq_macctl_dst[FCQ_ETH_ALEN];
 

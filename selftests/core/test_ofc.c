@@ -174,5 +174,5 @@ int main(void)
 		cmocka_unit_test(cfg_e5_e7),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name("core/ofc", tests, NULL, NULL);
 }
