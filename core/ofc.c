@@ -85,3 +85,56 @@ int ofc_cfg_check(const struct ofc_cfg *c, const char **why)
 	}
 	return 0;
 }
+
+void ofc_band_init(struct ofc_band *b, struct fcq_iso *iso)
+{
+	b->iso = iso;
+	b->p = 1;
+	b->d = 0;
+	b->all = false;
+	fcq_iso_hold(iso, b->p, 1);
+}
+
+void ofc_band_pause_all(struct ofc_band *b)
+{
+	if (b->all)
+		return;
+	b->all = true;
+	fcq_iso_hold(b->iso, OFC_LANE_N, 1);
+}
+
+void ofc_band_resume_all(struct ofc_band *b)
+{
+	if (!b->all)
+		return;
+	b->all = false;
+	fcq_iso_hold(b->iso, OFC_LANE_N, -1);
+}
+
+bool ofc_band_resumed(struct ofc_band *b)
+{
+	struct fcq_iso *s = b->iso;
+
+	if (b->d || !fcq_iso_pkts(s, b->p))
+		return false;
+	b->d = b->p;
+	b->p = 3 - b->p;
+	fcq_iso_hold(s, b->p, 1);
+	fcq_iso_hold(s, b->d, -1);
+	/* Cannot fail: OFC_MARKS is 1 and no mark outlives a drain. */
+	fcq_iso_order(s, OFC_LANE_N, fcq_iso_head(s, OFC_LANE_N), b->d,
+		      fcq_iso_tail(s, b->d));
+	return true;
+}
+
+int ofc_band_lane(struct ofc_band *b)
+{
+	if (b->d) {
+		if (fcq_iso_pkts(b->iso, b->d))
+			return b->d;
+		b->d = 0;
+		return OFC_LANE_DRAINED;
+	}
+	return fcq_iso_servable(b->iso, OFC_LANE_N) ? OFC_LANE_N :
+	       OFC_LANE_NONE;
+}

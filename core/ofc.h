@@ -28,6 +28,7 @@
 #define FCQ_CORE_OFC_H
 
 #include "core.h"
+#include "iso.h"
 
 /* Modes: the same accounting, three ways of pausing. */
 #define OFC_M_OFC	0	/* the paper's fine-grained pause */
@@ -99,5 +100,59 @@ u32 ofc_xoff_c(u32 xoff, u32 alpha);
  * caPFC and ofc need a static X_OFF; pfc mode takes the port's thresholds.
  */
 int ofc_cfg_check(const struct ofc_cfg *c, const char **why);
+
+/*
+ * One priority of an egress port: a normal lane N that every arrival joins
+ * and two paused lanes that alternate (Alg. 3 as resolutions 13, 14 and 16
+ * fix it). A paused head moves from the lane being served to the paused
+ * lane p without being sent, so the packets behind it never wait on it. A
+ * resume taken while p holds packets turns p into the drain lane d (served
+ * first: resumed packets leave, still-paused ones move on to the other
+ * lane, now p) and makes N wait at its head until d is empty, which is
+ * the paper's Order Mark. Resumes that arrive during a drain wait for its
+ * end (resolution 15). A pause of the whole class holds N, never d, so a
+ * drain always ends.
+ */
+#define OFC_LANE_N	0
+#define OFC_LANES	3	/* N and the two paused lanes */
+#define OFC_MARKS	1	/* N's mark behind d */
+#define OFC_LANE_NONE	(-1)	/* nothing may be sent */
+#define OFC_LANE_DRAINED (-2)	/* d just emptied: sync again */
+
+struct ofc_band {
+	struct fcq_iso *iso;	/* OFC_LANES lanes, OFC_MARKS marks */
+	u8 p;			/* the paused lane, 1 or 2, always held */
+	u8 d;			/* the drain lane, 0: none */
+	bool all;		/* the whole class is paused: N held */
+};
+
+/* @iso: fcq_iso_init(@iso, OFC_LANES, OFC_MARKS) done, nothing queued. */
+void ofc_band_init(struct ofc_band *b, struct fcq_iso *iso);
+
+void ofc_band_pause_all(struct ofc_band *b);
+
+/* Whether a resume may be taken now: not while a drain runs. */
+static inline bool ofc_band_may_resume(const struct ofc_band *b)
+{
+	return !b->d;
+}
+
+void ofc_band_resume_all(struct ofc_band *b);
+
+/* After a sync that took resumes: start a drain if p holds packets. */
+bool ofc_band_resumed(struct ofc_band *b);
+
+/*
+ * The lane to send from: d while it drains, else N if it may send;
+ * OFC_LANE_NONE, or OFC_LANE_DRAINED once when d has emptied (the caller
+ * syncs again: deferred resumes may start the next drain at once).
+ */
+int ofc_band_lane(struct ofc_band *b);
+
+/* Keep the head of @lane, @len bytes, paused: it moves to p. */
+static inline void ofc_band_isolate(struct ofc_band *b, int lane, u32 len)
+{
+	fcq_iso_move(b->iso, lane, b->p, len);
+}
 
 #endif /* FCQ_CORE_OFC_H */

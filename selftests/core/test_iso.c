@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "core/iso.h"
+#include "core/ofc.h"
 
 static u64 mem[64];
 
@@ -391,38 +392,23 @@ static void check_done(const struct world *w, const u16 *hold)
 }
 
 /*
- * OFC, one band (design memo section 4): everything is queued to N (lane
- * 0); pick isolates a paused head into the paused lane p (1 or 2, always
- * held). Frames only change the peer state; pick applies it (sync), and
- * declines resumes while a drain lane d is set (deferred nested RESUMEs).
- * A resume taken with p non-empty rotates: d = p, p = the other, and N
- * waits at its head until d is empty.
+ * OFC, one band (core/ofc.c): everything is queued to N; pick isolates a
+ * paused head into the paused lane. Frames only change the peer state;
+ * pick applies it (sync), and declines resumes while a drain runs
+ * (deferred nested RESUMEs).
  */
 struct ofc {
 	struct world w;
+	struct ofc_band b;
 	bool peer[NFLOWS], peer_all;
-	int p, d;
 	u64 rotations, moved, declined;
 };
 
 static void ofc_holds(const struct ofc *o, u16 *hold)
 {
-	hold[0] = o->w.all;
-	hold[o->p] = 1;
-	hold[3 - o->p] = 0;
-}
-
-static void ofc_rotate(struct ofc *o)
-{
-	struct fcq_iso *s = o->w.s;
-
-	o->d = o->p;
-	o->p = 3 - o->p;
-	fcq_iso_hold(s, o->p, 1);
-	fcq_iso_hold(s, o->d, -1);
-	assert_int_equal(fcq_iso_order(s, 0, fcq_iso_head(s, 0), o->d,
-				       fcq_iso_tail(s, o->d)), 0);
-	o->rotations++;
+	hold[OFC_LANE_N] = o->b.all;
+	hold[o->b.p] = 1;
+	hold[3 - o->b.p] = 0;
 }
 
 static void ofc_sync(struct ofc *o)
@@ -431,9 +417,9 @@ static void ofc_sync(struct ofc *o)
 	bool took = false, pending = false;
 	int f;
 
-	if (o->peer_all && !w->all) {
+	if (o->peer_all && !o->b.all) {
+		ofc_band_pause_all(&o->b);
 		w->all = true;
-		fcq_iso_hold(w->s, 0, 1);
 	}
 	for (f = 0; f < NFLOWS; f++) {
 		if (o->peer[f])
@@ -441,56 +427,54 @@ static void ofc_sync(struct ofc *o)
 		else if (w->paused[f])
 			pending = true;
 	}
-	pending |= w->all && !o->peer_all;
+	pending |= o->b.all && !o->peer_all;
 	if (!pending)
 		return;
-	if (o->d) {
+	if (!ofc_band_may_resume(&o->b)) {
 		o->declined++;
 		return;
 	}
-	if (w->all && !o->peer_all) {
+	if (o->b.all && !o->peer_all) {
+		ofc_band_resume_all(&o->b);
 		w->all = false;
-		fcq_iso_hold(w->s, 0, -1);
 		took = true;
 	}
 	for (f = 0; f < NFLOWS; f++) {
 		took |= w->paused[f] && !o->peer[f];
 		w->paused[f] = o->peer[f];
 	}
-	if (took && !empty(w, o->p))
-		ofc_rotate(o);
+	if (took && ofc_band_resumed(&o->b)) {
+		assert_false(fcq_iso_servable(w->s, OFC_LANE_N));
+		o->rotations++;
+	}
 }
 
 /* One pick: sends one packet, or returns false when nothing may go. */
 static bool ofc_pick(struct ofc *o)
 {
 	struct world *w = &o->w;
-	struct fcq_iso *s = w->s;
 	int lane;
 
 	for (;;) {
 		ofc_sync(o);
-		assert_false(fcq_iso_servable(s, o->p));
-		if (o->d && empty(w, o->d)) {
+		assert_false(fcq_iso_servable(w->s, o->b.p));
+		lane = ofc_band_lane(&o->b);
+		if (lane == OFC_LANE_DRAINED) {
 			/* the implicit mark was reached */
-			assert_int_equal(s->nmarks, 0);
-			o->d = 0;
+			assert_int_equal(w->s->nmarks, 0);
 			continue;
 		}
-		if (o->d) {
-			assert_true(fcq_iso_servable(s, o->d));
-			assert_false(fcq_iso_servable(s, 0));
-			lane = o->d;
-		} else {
-			assert_int_equal(s->nmarks, 0);
-			if (!fcq_iso_servable(s, 0)) {
-				assert_true(empty(w, 0) || w->all);
-				return false;
-			}
-			lane = 0;
+		if (lane == OFC_LANE_NONE) {
+			assert_true(empty(w, OFC_LANE_N) || w->all);
+			return false;
 		}
+		assert_false(empty(w, lane));
+		if (lane == OFC_LANE_N)
+			assert_int_equal(w->s->nmarks, 0);
+		else
+			assert_false(fcq_iso_servable(w->s, OFC_LANE_N));
 		if (w->all || w->paused[head(w, lane)->flow]) {
-			move(w, lane, o->p);
+			move(w, lane, o->b.p);
 			o->moved++;
 			continue;
 		}
@@ -506,9 +490,8 @@ static void ofc_run(struct ofc *o, u64 seed)
 	int n, f;
 
 	memset(o, 0, sizeof(*o));
-	world_init(w, seed, 3, 1);
-	o->p = 1;
-	fcq_iso_hold(w->s, o->p, 1);
+	world_init(w, seed, OFC_LANES, OFC_MARKS);
+	ofc_band_init(&o->b, w->s);
 	for (n = 1 + rnd(w) % MAX_OPS; n; n--) {
 		u32 r = rnd(w) % 100;
 
