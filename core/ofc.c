@@ -27,16 +27,19 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 		return v->qout >= (c->xegress ?: c->xoff_c) ?
 		       OFC_PAUSE_ALL : OFC_NONE;
 
-	/* E2: q_in in [X^c_OFF, X_OFF), and this egress is congested */
-	if (v->qout < c->xoff_c)
-		return OFC_NONE;
-	orig = v->cft_empty;
 	/*
-	 * Res. 15: with strict_orig off, an egress whose unpaused bytes
-	 * alone reach X^c_OFF is congested by itself, CFT or not.
+	 * E2: q_in in [X^c_OFF, X_OFF), and this egress is congested; a
+	 * drain's backlog is not congestion of its own (see ofc.h).
+	 */
+	orig = v->cft_empty;
+	if ((orig ? v->qout - v->qout_drain : v->qout) < c->xoff_c)
+		return OFC_NONE;
+	/*
+	 * Res. 15: with strict_orig off, an egress whose bytes neither paused
+	 * nor draining reach X^c_OFF is congested by itself, CFT or not.
 	 */
 	extra = !orig && !(c->flags & OFC_F_STRICT_ORIG) &&
-		v->qout - v->qout_paused >= c->xoff_c;
+		v->qout - v->qout_paused - v->qout_drain >= c->xoff_c;
 
 	if (!v->tracked)
 		return selects_own(orig, extra, v) ? OFC_PAUSE_ALL : OFC_NONE;

@@ -23,6 +23,13 @@
  * congestion point and forwards only the flows its downstream paused
  * (Alg. 1, resolutions 7 and 8). The resume check (E4) is not here: it runs
  * on every departure of I's bytes, wherever they leave (resolution 6).
+ *
+ * One refinement of ours: bytes that a resume just released (the drain
+ * lane below) do not make E an original congestion point. Right after the
+ * last pause from downstream ends, E's queue is the backlog that pause
+ * built, leaving at line rate; taken literally, Alg. 1 then finds the CFT
+ * empty and the queue long, and pauses every flow E holds from I, also
+ * those that were never congested (F0 of the paper's Fig. 1 would be).
  */
 #ifndef FCQ_CORE_OFC_H
 #define FCQ_CORE_OFC_H
@@ -53,6 +60,7 @@ struct ofc_view {
 	u32 qin;		/* bytes from its ingress port I, whole switch */
 	u32 qout;		/* bytes in its egress queue, this priority */
 	u32 qout_paused;	/* of which held by a pause from downstream */
+	u32 qout_drain;		/* of which resumed and draining */
 	bool cft_empty;		/* E holds no pause from downstream (CFT) */
 	bool tracked;		/* the packet has a flow entry */
 	bool in_cft;		/* its flow is paused downstream (or all is) */

@@ -107,6 +107,25 @@ static void strict_orig_off_adds_own_congestion(void **state)
 	assert_int_equal(ofc_eval(&c, &v), OFC_SCAN_LOCAL);
 }
 
+/* Our refinement (ofc.h): a drain's backlog is not original congestion. */
+static void drain_backlog_is_not_original(void **state)
+{
+	struct ofc_view v = view(XOFF_C, XOFF_C + 100);
+
+	v.qout_drain = 101;
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);
+	v.qout_drain = 100;
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_SCAN_ORIG);
+	/* a local point forwards its downstream's flows all the same */
+	v.qout_drain = XOFF_C;
+	v.cft_empty = false;
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_SCAN_LOCAL);
+	/* E3 does not look at the egress at all */
+	v.qin = XOFF;
+	v.cft_empty = true;
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_PAUSE_ALL);
+}
+
 static void untracked_escalates(void **state)
 {
 	struct ofc_view v = view(XOFF_C, XOFF_C);
@@ -169,6 +188,7 @@ int main(void)
 		cmocka_unit_test(original_then_deltas),
 		cmocka_unit_test(local_forwards_cft_only),
 		cmocka_unit_test(strict_orig_off_adds_own_congestion),
+		cmocka_unit_test(drain_backlog_is_not_original),
 		cmocka_unit_test(untracked_escalates),
 		cmocka_unit_test(capfc_and_pfc_modes),
 		cmocka_unit_test(cfg_e5_e7),
