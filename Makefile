@@ -98,9 +98,9 @@ NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS := $(shell pkg-config --libs json-c 2>/dev/null)
 
-$(B)/tools/fcq-frame: tools/fcq-frame.c core/frames.c core/*.h
+$(B)/tools/fcq-frame: tools/fcq-frame.c core/frames.c core/key.c core/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ tools/fcq-frame.c core/frames.c
+	$(CC) $(USER_CFLAGS) -o $@ tools/fcq-frame.c core/frames.c core/key.c
 
 $(B)/tools/fcqctl: tools/fcqctl.c include/uapi/linux/fcq.h
 	@mkdir -p $(dir $@)

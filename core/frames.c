@@ -133,11 +133,39 @@ size_t fcq_ext_build(u8 *buf, size_t size, const u8 *src,
 	return FCQ_ETH_ZLEN;
 }
 
+size_t fcq_ext_keys_build(u8 *buf, size_t size, const u8 *src,
+			  const struct fcq_ext *f, const struct fcq_fkey *keys)
+{
+	size_t ksize = fcq_key_wire_size(f->key_type);
+	size_t len = FCQ_EXT_KEYS_HLEN + f->count * ksize;
+	u8 *p;
+	u16 i;
+
+	/* Refuse what fcq_ext_parse() would, before writing anything. */
+	if (!ksize && (f->key_type || f->count))
+		return 0;
+	for (i = 0; i < f->count; i++)
+		if (fcq_key_wire(&keys[i]) != f->key_type)
+			return 0;
+	if (len < FCQ_ETH_ZLEN)
+		len = FCQ_ETH_ZLEN;
+	if (size < len)
+		return 0;
+	fcq_ext_build(buf, size, src, f);
+	p = buf + FCQ_ETH_HLEN;
+	p[18] = f->key_type;
+	put_be16(p + 20, f->count);
+	for (i = 0, p = buf + FCQ_EXT_KEYS_HLEN; i < f->count; i++)
+		p += fcq_key_encode(p, &keys[i]);
+	return len;
+}
+
 enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 				 struct fcq_ext *out)
 {
 	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_EXT);
 	const u8 *p = frame + FCQ_ETH_HLEN;
+	size_t ksize;
 
 	if (err)
 		return err;
@@ -153,6 +181,18 @@ enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 	switch (out->type) {
 	case FCQ_EXT_PAUSE:
 		out->pause_ns = get_be32(p + 18);
+		return FCQ_FRAME_OK;
+	case FCQ_EXT_KEYS_PAUSE:
+	case FCQ_EXT_KEYS_RESUME:
+		out->key_type = p[18];
+		out->count = get_be16(p + 20);
+		ksize = fcq_key_wire_size(out->key_type);
+		/* Key type 0 (none) only in a frame without keys. */
+		if (!ksize && (out->key_type || out->count))
+			return FCQ_FRAME_BAD_KEYS;
+		/* So that the caller may read every key within @len. */
+		if (FCQ_EXT_KEYS_HLEN + out->count * ksize > len)
+			return FCQ_FRAME_BAD_KEYS;
 		return FCQ_FRAME_OK;
 	default:
 		return FCQ_FRAME_BAD_OPCODE;

@@ -20,11 +20,21 @@
  *
  *   FAFC pause (type 1): 32 pause time (32 bits, ns). Flag ACCUMULATE: the
  *   pause adds to the one running, else it replaces it (as PFC does).
+ *
+ *   Keyed pause and resume (types 2, 3): 32 key type (FCQ_WK_*, key.h;
+ *   0 only without keys)  33 reserved  34 count (16 bits)  36 count keys
+ *   in the key type's wire form; up to MTU + 14 bytes in all. Flags: ALL
+ *   (the whole class; sent with count 0, keys with it are ignored), ORIGIN
+ *   (sent by the congestion's origin), MORE (the list goes on in the next
+ *   frame); ACCUMULATE and other bits are ignored. A frame pauses or
+ *   resumes the keys it names; RESUME ALL ends everything the sender held
+ *   of the class, named keys included.
  */
 #ifndef FCQ_CORE_FRAMES_H
 #define FCQ_CORE_FRAMES_H
 
 #include "core.h"
+#include "key.h"
 
 #define FCQ_NUM_PRIO		8
 #define FCQ_ETH_ALEN		6
@@ -37,6 +47,8 @@
 #define FCQ_EXT_MAGIC		0x4643
 #define FCQ_EXT_VERSION		1
 #define FCQ_EXT_PAUSE		1	/* type: a timed pause */
+#define FCQ_EXT_KEYS_PAUSE	2	/* type: pause the flows listed */
+#define FCQ_EXT_KEYS_RESUME	3	/* type: resume them */
 #define FCQ_EXT_F_ACCUMULATE	0x01	/* type 1: add to the running pause */
 /* Flags of keyed pauses (core/kp.h) */
 #define FCQ_EXT_F_ALL		0x02	/* the whole class */
@@ -60,7 +72,11 @@ struct fcq_ext {
 	u32 seq;
 	u64 tx_ns;
 	u32 pause_ns;			/* FCQ_EXT_PAUSE */
+	u8 key_type;			/* FCQ_EXT_KEYS_*: FCQ_WK_* */
+	u16 count;			/* keys that follow */
 };
+
+#define FCQ_EXT_KEYS_HLEN	36	/* where a keyed frame's keys begin */
 
 enum fcq_frame_err {
 	FCQ_FRAME_OK = 0,
@@ -69,6 +85,7 @@ enum fcq_frame_err {
 	FCQ_FRAME_BAD_DST,		/* not sent to 01:80:C2:00:00:01 */
 	FCQ_FRAME_BAD_OPCODE,		/* unknown opcode or extension type */
 	FCQ_FRAME_BAD_HEADER,		/* extension magic, version, priority */
+	FCQ_FRAME_BAD_KEYS,		/* unknown key type, or keys past the end */
 };
 
 /*
@@ -90,7 +107,20 @@ enum fcq_frame_err fcq_macctl_parse(const u8 *frame, size_t len,
 size_t fcq_ext_build(u8 *buf, size_t size, const u8 *src,
 		     const struct fcq_ext *f);
 
-/* Parse a received frame of @len bytes starting at its destination MAC. */
+/*
+ * Write a keyed frame (@f->type FCQ_EXT_KEYS_*) naming @f->count @keys,
+ * each of wire type @f->key_type (FCQ_WK_NONE only with no keys). Returns
+ * the frame length, at least FCQ_ETH_ZLEN, or 0 without writing if @size
+ * is too small, the key type unknown, or a key of another type.
+ */
+size_t fcq_ext_keys_build(u8 *buf, size_t size, const u8 *src,
+			  const struct fcq_ext *f, const struct fcq_fkey *keys);
+
+/*
+ * Parse a received frame of @len bytes starting at its destination MAC.
+ * Only its first FCQ_EXT_KEYS_HLEN bytes are read: a keyed frame's keys are
+ * at FCQ_EXT_KEYS_HLEN + i * fcq_key_wire_size(key_type), all within @len.
+ */
 enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 				 struct fcq_ext *out);
 

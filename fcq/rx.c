@@ -133,6 +133,12 @@ static unsigned int rx_ext(struct fcq_port *port, const u8 *frame,
 	u64 now;
 
 	err = fcq_ext_parse(frame, len, &f);
+	/*
+	 * Keyed frames are received by schemes that keep keyed pauses; none
+	 * is loaded here, so their type is unknown, key list good or bad.
+	 */
+	if (err == FCQ_FRAME_BAD_KEYS || (!err && f.type != FCQ_EXT_PAUSE))
+		err = FCQ_FRAME_BAD_OPCODE;
 	if (err)
 		return drop_malformed(port, err);
 	now = ktime_get_ns();

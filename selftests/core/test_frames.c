@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of core/frames.c: PFC and PAUSE byte layouts and parsing. */
+/*
+ * Unit tests of core/frames.c: PFC, PAUSE and fcq extension frames' byte
+ * layouts and parsing.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "core/frames.h"
@@ -190,11 +194,160 @@ static void ext_round_trip_and_errors(void **state)
 	assert_int_equal(fcq_ext_build(c, 59, src, &f), 0);
 }
 
+static struct fcq_fkey pair4(u8 s, u8 d)
+{
+	struct fcq_fkey k;
+
+	memset(&k, 0, sizeof(k));
+	k.type = FCQ_KEY_PAIR;
+	k.family = 4;
+	k.saddr[0] = 10;
+	k.saddr[3] = s;
+	k.daddr[0] = 10;
+	k.daddr[3] = d;
+	return k;
+}
+
+static void keys_layout(void **state)
+{
+	const struct fcq_ext h = {
+		.type = FCQ_EXT_KEYS_PAUSE, .prio = 3,
+		.flags = FCQ_EXT_F_ORIGIN | FCQ_EXT_F_MORE, .seq = 7,
+		.key_type = FCQ_WK_PAIR4, .count = 3,
+	};
+	struct fcq_fkey k[3] = { pair4(1, 9), pair4(2, 9), pair4(3, 9) };
+	struct fcq_fkey d;
+	struct fcq_ext out;
+	u8 f[128];
+	int i;
+
+	memset(f, 0xaa, sizeof(f));
+	assert_int_equal(fcq_ext_keys_build(f, sizeof(f), src, &h, k), 60);
+	assert_int_equal(f[17], FCQ_EXT_KEYS_PAUSE);
+	assert_int_equal(f[18], 3);
+	assert_int_equal(f[19], 0x0c);
+	assert_int_equal(f[32], FCQ_WK_PAIR4);
+	assert_int_equal(f[33], 0);		/* reserved */
+	assert_int_equal(f[34], 0);		/* count 3 */
+	assert_int_equal(f[35], 3);
+	/* 10.0.0.1 > 10.0.0.9, then the next two */
+	assert_memory_equal(f + 36, "\x0a\x00\x00\x01\x0a\x00\x00\x09", 8);
+	assert_int_equal(f[52], 10);
+	assert_int_equal(f[55], 3);
+	for (i = 60; i < 128; i++)		/* 36 + 24 bytes: no padding */
+		assert_int_equal(f[i], 0xaa);
+
+	assert_int_equal(fcq_ext_parse(f, 60, &out), FCQ_FRAME_OK);
+	assert_int_equal(out.type, FCQ_EXT_KEYS_PAUSE);
+	assert_int_equal(out.flags, h.flags);
+	assert_int_equal(out.key_type, FCQ_WK_PAIR4);
+	assert_int_equal(out.count, 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(fcq_key_decode(f + FCQ_EXT_KEYS_HLEN + 8 * i,
+						out.key_type, &d), 0);
+		assert_true(fcq_key_eq(&d, &k[i]));
+	}
+}
+
+static void keys_sizes_and_errors(void **state)
+{
+	struct fcq_ext h = {
+		.type = FCQ_EXT_KEYS_RESUME, .key_type = FCQ_WK_PAIR4,
+		.count = 184,
+	};
+	static struct fcq_fkey k[185];
+	static u8 f[1600];
+	struct fcq_ext out;
+	u8 *head;
+	int i;
+
+	for (i = 0; i < 185; i++)
+		k[i] = pair4(i, 200);
+	/* 184 pairs fill a 1500-byte MTU: 36 + 184 * 8 = 1508 <= 1514 */
+	assert_int_equal(fcq_ext_keys_build(f, 1514, src, &h, k), 1508);
+	h.count = 185;
+	assert_int_equal(fcq_ext_keys_build(f, 1514, src, &h, k), 0);
+	h.count = 184;
+	fcq_ext_keys_build(f, sizeof(f), src, &h, k);
+	assert_int_equal(fcq_ext_parse(f, 1508, &out), FCQ_FRAME_OK);
+	/* fcq/rx.c hands in a 60-byte copy and the frame's length */
+	head = malloc(FCQ_ETH_ZLEN);
+	memcpy(head, f, FCQ_ETH_ZLEN);
+	assert_int_equal(fcq_ext_parse(head, 1508, &out), FCQ_FRAME_OK);
+	assert_int_equal(out.count, 184);
+	free(head);
+	/* the list runs past the frame: truncated in flight or a liar */
+	assert_int_equal(fcq_ext_parse(f, 1507, &out), FCQ_FRAME_BAD_KEYS);
+	f[32] = 7;				/* no such key type */
+	assert_int_equal(fcq_ext_parse(f, 1508, &out), FCQ_FRAME_BAD_KEYS);
+
+	/* ALL: no keys, key type 0 allowed */
+	h.flags = FCQ_EXT_F_ALL;
+	h.count = 0;
+	h.key_type = 0;
+	assert_int_equal(fcq_ext_keys_build(f, sizeof(f), src, &h, k), 60);
+	assert_int_equal(fcq_ext_parse(f, 60, &out), FCQ_FRAME_OK);
+	assert_int_equal(out.flags, FCQ_EXT_F_ALL);
+	f[35] = 1;				/* one key of no type */
+	assert_int_equal(fcq_ext_parse(f, 60, &out), FCQ_FRAME_BAD_KEYS);
+
+	/* a key of another type than the frame's, or an unknown key type,
+	 * is refused, and nothing is written
+	 */
+	memset(f, 0xaa, sizeof(f));
+	h.key_type = FCQ_WK_PAIR6;
+	h.count = 1;
+	h.flags = 0;
+	assert_int_equal(fcq_ext_keys_build(f, sizeof(f), src, &h, k), 0);
+	h.key_type = 7;
+	h.count = 0;
+	assert_int_equal(fcq_ext_keys_build(f, sizeof(f), src, &h, k), 0);
+	assert_int_equal(f[0], 0xaa);
+	/* other extension types stay unknown */
+	h.type = 4;
+	h.count = 0;
+	fcq_ext_build(f, sizeof(f), src, &h);
+	assert_int_equal(fcq_ext_parse(f, 60, &out), FCQ_FRAME_BAD_OPCODE);
+}
+
+/* The keys a frame of up to 1514 bytes (MTU 1500) holds, per key type */
+static void keys_capacity(void **state)
+{
+	static const struct {
+		u8 wk;
+		u16 n;
+	} cap[] = {
+		{ FCQ_WK_PAIR4, 184 }, { FCQ_WK_PAIR6, 46 },
+		{ FCQ_WK_DST4, 369 }, { FCQ_WK_DST6, 92 },
+		{ FCQ_WK_TUPLE4, 92 }, { FCQ_WK_TUPLE6, 36 },
+	};
+	static const u8 entry[FCQ_WK_MAX_SIZE];
+	struct fcq_ext h = { .type = FCQ_EXT_KEYS_PAUSE };
+	static struct fcq_fkey k[370];
+	static u8 f[1514];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(cap) / sizeof(cap[0]); i++) {
+		for (j = 0; j <= cap[i].n; j++)
+			fcq_key_decode(entry, cap[i].wk, &k[j]);
+		h.key_type = cap[i].wk;
+		h.count = cap[i].n;
+		assert_int_equal(fcq_ext_keys_build(f, sizeof(f), src, &h, k),
+				 36 + cap[i].n * fcq_key_wire_size(cap[i].wk));
+		h.count++;
+		assert_int_equal(fcq_ext_keys_build(f, sizeof(f), src, &h, k),
+				 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ext_layout),
 		cmocka_unit_test(ext_round_trip_and_errors),
+		cmocka_unit_test(keys_layout),
+		cmocka_unit_test(keys_sizes_and_errors),
+		cmocka_unit_test(keys_capacity),
 		cmocka_unit_test(pfc_layout),
 		cmocka_unit_test(pause_layout),
 		cmocka_unit_test(build_needs_room),
