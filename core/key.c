@@ -184,6 +184,11 @@ u8 fcq_key_wire(const struct fcq_fkey *k)
 	return FCQ_WK_NONE;
 }
 
+u8 fcq_key_wire_type(u8 wk)
+{
+	return wk <= FCQ_WK_TUPLE6 ? wire_forms[wk].type : FCQ_KEY_NONE;
+}
+
 size_t fcq_key_wire_size(u8 wk)
 {
 	size_t alen;

@@ -88,6 +88,9 @@ static inline bool fcq_key_eq(const struct fcq_fkey *a,
 /* The wire key type of @k (FCQ_WK_*), FCQ_WK_NONE if it has none. */
 u8 fcq_key_wire(const struct fcq_fkey *k);
 
+/* The key type (enum fcq_key_type) of wire key type @wk; NONE if unknown. */
+u8 fcq_key_wire_type(u8 wk);
+
 /* Bytes of one entry of wire key type @wk; 0 for an unknown type. */
 size_t fcq_key_wire_size(u8 wk);
 

@@ -42,6 +42,7 @@
 #include <uapi/linux/fcq.h>
 
 #include "../core/ecn.h"
+#include "../core/kp.h"
 #include "../core/pause.h"
 #include "../core/pfc.h"
 
@@ -49,6 +50,12 @@
 #define FCQ_DEFAULT_BUFFER	(12 << 20)	/* as the HPCC simulator's MMU */
 #define FCQ_QUANTUM_MIN		64		/* bytes: a DRR or ETS quantum */
 #define FCQ_QUANTUM_MAX		SZ_1M
+#define FCQ_KP_TX_MIN		64		/* keys any port can hold paused */
+#define FCQ_KP_FRAME_KEYS	64		/* keys per keyed frame, at most */
+#define FCQ_KP_FRAMES		8		/* keyed frames per dequeue */
+#define FCQ_KP_COARSE_NS	(10 * NSEC_PER_MSEC) /* a keyed PAUSE without
+						      * an RX book
+						      */
 
 struct fcq_port;
 struct fcq_switch;
@@ -160,6 +167,8 @@ struct fcq_port_stats {
 	u64 rx_not_lossless;
 	u64 rx_over_max;
 	u64 rx_ext;
+	u64 rx_keys_bad;	/* keyed frames with a bad key list */
+	u64 kp_rx_coarse;	/* keyed frames honoured as class pauses */
 	u64 pfc_rx[FCQ_NUM_PRIO];
 };
 
@@ -205,10 +214,26 @@ struct fcq_port {
 	u64 tp_add[FCQ_NUM_PRIO];
 	u32 ext_seq;			/* fcq frames sent (root lock) */
 
+	/*
+	 * Keyed pauses this port sends upstream (kp.c): flows that egress
+	 * ports of the switch ask it to hold there, under tp_lock; the two
+	 * bytes mirror the book's bits for lockless checks.
+	 */
+	struct fcq_kptx *kptx;
+	u8 kp_dirty;			/* classes that may owe a frame */
+	u8 kp_armed;			/* classes released at a level */
+	struct fcq_fkey *kp_keys;	/* one frame's keys (root lock) */
+
 	/* pauses this port honours, from the receive hook */
 	spinlock_t pause_lock;
 	struct fcq_pause pause[FCQ_NUM_PRIO];
 	u32 pauses_rx;			/* pauses (not resumes) applied, ever */
+	struct fcq_kprx *kprx;		/* keyed pauses honoured; NULL: as
+					 * class pauses (fcq_kp_enable())
+					 */
+	u8 kp_pending;			/* classes the peer changed */
+	u8 key_type;			/* of the keys kprx honours */
+	u64 kp_expiry;			/* next pause timeout (root lock) */
 	struct nf_hook_ops nfho;
 	bool hooked;
 
@@ -284,6 +309,45 @@ void fcq_port_pause_request(struct fcq_port *port, u8 prio, u64 ns, u64 now);
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack);
 void fcq_rx_unregister(struct fcq_port *port);
 void fcq_rx_take_over(struct fcq_port *port, struct fcq_port *prev);
+
+/* kp.c: keyed pauses (see core/kp.h) */
+struct fcq_kp_cfg {
+	u32 tx_cap, rx_cap;	/* flows the books hold */
+	u64 timeout;		/* ns a received pause lasts at most; 0: on */
+	u8 key_type;		/* enum fcq_key_type of the keys honoured */
+};
+
+#define FCQ_KP_WANTS_ALL	0x1	/* the whole class */
+#define FCQ_KP_WANTS_ANY	0x2	/* something of the class */
+#define FCQ_KP_WANTS_KEY	0x4	/* the key asked about */
+
+int fcq_kp_init(struct fcq_port *port);
+void fcq_kp_free(struct fcq_port *port);
+/* Give @port an RX book and a TX book of its size; before it starts. */
+int fcq_kp_enable(struct fcq_port *port, const struct fcq_kp_cfg *c,
+		  struct netlink_ext_ack *extack);
+/*
+ * Ask ingress @ing to hold @n @keys of class @p (NULL: all of it) at its
+ * upstream until the class's queue falls to @level bytes; the caller kicks
+ * @ing. Returns how many keys were new.
+ */
+int fcq_kp_pause(struct fcq_port *ing, u8 p, const struct fcq_fkey *keys,
+		 int n, bool origin, u32 level);
+/* What @ing holds of class @p: FCQ_KP_WANTS_*. */
+u8 fcq_kp_wants(struct fcq_port *ing, u8 p, const struct fcq_fkey *k);
+bool fcq_kp_level(struct fcq_port *ing, u8 p, u32 bytes);
+size_t fcq_kp_build(struct fcq_port *port, u8 *buf, size_t size, u64 now);
+unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
+		       const struct fcq_ext *f);
+/* Apply what the peer changed (root lock); the classes resumed. */
+u8 fcq_kp_sync(struct fcq_port *port, const struct fcq_kprx_ops *ops,
+	       void *arg, u64 now);
+bool fcq_kp_applied(struct fcq_port *port, u8 p, const struct fcq_fkey *k);
+/* tc qdisc replace: what @prev held upstream, @port ends (sw->lock). */
+void fcq_kp_take_over(struct fcq_port *port, struct fcq_port *prev);
+/* A port leaving for good ends its keyed pauses upstream (RTNL). */
+void fcq_kp_goodbye(struct fcq_port *port);
+int fcq_kp_dump_stats(struct fcq_port *port, struct sk_buff *skb);
 
 /* switch.c */
 int fcq_switch_register(void);

@@ -75,20 +75,20 @@ static u64 refresh_period(const struct fcq_port *port)
 				     port->cfg.rate) / 2;
 }
 
-/* A minimum-size control frame to fill, due at @when; NULL: no memory. */
+/* A control frame of @len bytes to fill, due at @when; NULL: no memory. */
 static struct sk_buff *ctrl_alloc(struct fcq_port *port, __be16 proto,
-				  u64 when)
+				  u64 when, unsigned int len)
 {
 	struct sk_buff *skb;
 	struct fcq_skb_cb *cb;
 
-	skb = alloc_skb(LL_RESERVED_SPACE(port->dev) + ETH_ZLEN, GFP_ATOMIC);
+	skb = alloc_skb(LL_RESERVED_SPACE(port->dev) + len, GFP_ATOMIC);
 	if (!skb) {
 		port->st.ctrl_nomem++;
 		return NULL;
 	}
 	skb_reserve(skb, LL_RESERVED_SPACE(port->dev));
-	skb_put(skb, ETH_ZLEN);
+	skb_put(skb, len);
 	skb_reset_mac_header(skb);
 	skb->dev = port->dev;
 	skb->protocol = proto;
@@ -155,7 +155,7 @@ static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
 	for (p = 0; p < FCQ_NUM_PRIO; p++) {
 		if (!(classes & BIT(p)) || !add[p])
 			continue;
-		skb = ctrl_alloc(port, htons(FCQ_ETHERTYPE_EXT), now);
+		skb = ctrl_alloc(port, htons(FCQ_ETHERTYPE_EXT), now, ETH_ZLEN);
 		if (!skb)
 			return;	/* the upstream pauses less: never more */
 		f.prio = p;
@@ -163,6 +163,32 @@ static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
 		f.pause_ns = min_t(u64, add[p], U32_MAX);
 		fcq_ext_build(skb->data, skb->len, port->dev->dev_addr, &f);
 		port->st.pfc_tx[p]++;
+		ctrl_queue(port, skb);
+	}
+}
+
+/*
+ * The keyed pauses this port owes its upstream: a few frames per call, the
+ * rest at the next. A frame that finds no memory stays owed.
+ */
+static void kp_tx(struct fcq_port *port, u64 now)
+{
+	struct sk_buff *skb;
+	size_t len;
+	int i;
+
+	for (i = 0; i < FCQ_KP_FRAMES && READ_ONCE(port->kp_dirty); i++) {
+		skb = ctrl_alloc(port, htons(FCQ_ETHERTYPE_EXT), now,
+				 port->dev->mtu + ETH_HLEN);
+		if (!skb)
+			return;
+		len = fcq_kp_build(port, skb->data, skb->len, now);
+		if (!len) {
+			consume_skb(skb);
+			return;
+		}
+		skb_trim(skb, len);
+		qdisc_skb_cb(skb)->pkt_len = len;
 		ctrl_queue(port, skb);
 	}
 }
@@ -206,7 +232,7 @@ static void pause_tx(struct fcq_port *port, u64 now)
 	if (enable) {
 		skb = ctrl_alloc(port, htons(ETH_P_PAUSE),
 				 change ? min(READ_ONCE(port->xoff_since), now)
-					: now);
+					: now, ETH_ZLEN);
 		if (!skb) {
 			/* Retry soon: the data path keeps going meanwhile. */
 			timed_untake(port, timed & ~want, add);
@@ -236,6 +262,7 @@ static void pause_tx(struct fcq_port *port, u64 now)
 native:
 	if (native)
 		ext_tx(port, native, add, now);
+	kp_tx(port, now);
 }
 
 /*
@@ -274,7 +301,8 @@ static bool link_idle(const struct fcq_port *port)
 	u8 want = port->sends_pfc ? READ_ONCE(port->xoff_want) : 0;
 
 	return !port->sch->q.qlen && want == port->xoff_sent &&
-	       port->refresh_at == U64_MAX && !READ_ONCE(port->tp_want);
+	       port->refresh_at == U64_MAX && !READ_ONCE(port->tp_want) &&
+	       !READ_ONCE(port->kp_dirty);
 }
 
 /*

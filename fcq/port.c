@@ -318,6 +318,8 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 		NL_SET_ERR_MSG_MOD(extack, "must be the root qdisc of the device: it models the link");
 		return -EOPNOTSUPP;
 	}
+	if (fcq_kp_init(port))
+		return -ENOMEM;
 	if (dev->type != ARPHRD_ETHER) {
 		NL_SET_ERR_MSG_MOD(extack, "needs an Ethernet device");
 		return -EOPNOTSUPP;
@@ -396,6 +398,7 @@ void fcq_port_destroy(struct Qdisc *sch)
 	if (port->ops)
 		fcq_port_reset(sch);
 	fcq_switch_leave(port);
+	fcq_kp_free(port);
 }
 EXPORT_SYMBOL_GPL(fcq_port_destroy);
 
@@ -696,7 +699,8 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_SW_USED_MAX, in.used_max,
 			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_ECN_MARKED, st.ecn_marked,
-			      TCA_FCQ_STATS_PAD))
+			      TCA_FCQ_STATS_PAD) ||
+	    fcq_kp_dump_stats(port, skb))
 		goto fail;
 	if (port->ops->dump_stats) {
 		struct nlattr *own = nla_nest_start_noflag(skb,

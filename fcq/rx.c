@@ -24,6 +24,8 @@ static unsigned int drop_malformed(struct fcq_port *port,
 	spin_lock(&port->pause_lock);
 	if (err == FCQ_FRAME_BAD_OPCODE)
 		port->st.rx_bad_opcode++;
+	else if (err == FCQ_FRAME_BAD_KEYS)
+		port->st.rx_keys_bad++;
 	else
 		port->st.rx_malformed++;
 	spin_unlock(&port->pause_lock);
@@ -121,9 +123,12 @@ static unsigned int rx_macctl(struct fcq_port *port, const u8 *frame,
 	return NF_STOLEN;
 }
 
-/* fcq extension frames: a timed pause, accumulating or overriding. */
-static unsigned int rx_ext(struct fcq_port *port, const u8 *frame,
-			   unsigned int len)
+/*
+ * fcq extension frames: a timed pause, accumulating or overriding, or a
+ * keyed pause or resume (kp.c).
+ */
+static unsigned int rx_ext(struct fcq_port *port, struct sk_buff *skb,
+			   const u8 *frame, unsigned int len)
 {
 	const u16 none[FCQ_NUM_PRIO] = { 0 };
 	struct fcq_pause *pause;
@@ -133,14 +138,10 @@ static unsigned int rx_ext(struct fcq_port *port, const u8 *frame,
 	u64 now;
 
 	err = fcq_ext_parse(frame, len, &f);
-	/*
-	 * Keyed frames are received by schemes that keep keyed pauses; none
-	 * is loaded here, so their type is unknown, key list good or bad.
-	 */
-	if (err == FCQ_FRAME_BAD_KEYS || (!err && f.type != FCQ_EXT_PAUSE))
-		err = FCQ_FRAME_BAD_OPCODE;
 	if (err)
 		return drop_malformed(port, err);
+	if (f.type != FCQ_EXT_PAUSE)
+		return fcq_kp_rx(port, skb, &f);
 	now = ktime_get_ns();
 	pause = &port->pause[f.prio];
 
@@ -180,7 +181,7 @@ static noinline unsigned int rx_ctrl(struct fcq_port *port,
 	if (skb->protocol == htons(ETH_P_PAUSE))
 		verdict = rx_macctl(port, frame, len);
 	else
-		verdict = rx_ext(port, frame, len);
+		verdict = rx_ext(port, skb, frame, len);
 	if (verdict == NF_STOLEN)
 		consume_skb(skb);
 	return verdict;

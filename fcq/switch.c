@@ -248,6 +248,8 @@ int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
 		port->prev = sw->ports[i];
 		spin_lock_bh(&sw->lock);
 		hand_over(sw, i, port);
+		if (port->prev)
+			fcq_kp_take_over(port, port->prev);
 		spin_unlock_bh(&sw->lock);
 		goto joined;
 	}
@@ -309,6 +311,7 @@ void fcq_switch_leave(struct fcq_port *port)
 		sw->ports[port->index] = NULL;
 		recount(sw);
 		spin_unlock_bh(&sw->lock);
+		fcq_kp_goodbye(port);
 	}
 	/* Other ports' enqueues may still hold this port to kick it. */
 	synchronize_net();
@@ -403,7 +406,7 @@ void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 {
 	struct fcq_skb_cb *cb = fcq_cb(skb);
 	struct fcq_switch *sw = egress->sw;
-	struct fcq_port *notify = NULL;
+	struct fcq_port *notify = NULL, *ing;
 	struct fcq_slot *s;
 
 	if (cb->ingress < 0)
@@ -415,6 +418,10 @@ void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 		s->xon[cb->prio]++;
 		notify = want_pause(sw->ports[cb->ingress], cb->prio, false, now);
 	}
+	/* Keyed pauses of the ingress end at their level (E4 of OFC). */
+	ing = sw->ports[cb->ingress];
+	if (ing && fcq_kp_level(ing, cb->prio, s->q[cb->prio].bytes))
+		notify = ing;
 	spin_unlock(&sw->lock);
 	fcq_port_kick(notify);
 	cb->ingress = -1;

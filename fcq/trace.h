@@ -94,6 +94,50 @@ TRACE_EVENT(pause_request,
 		  __entry->prio, __entry->ns, __entry->until)
 );
 
+/*
+ * A keyed pause frame: @dev sent it (kp_tx, at @now when it was built) or
+ * took it in (kp_rx). @type 2 pauses, 3 resumes; @n keys, or ALL in @flags.
+ */
+DECLARE_EVENT_CLASS(kp_frame,
+	TP_PROTO(const struct net_device *dev, u8 type, u8 prio, u8 flags,
+		 u16 n, u32 seq, u64 now),
+	TP_ARGS(dev, type, prio, flags, n, seq, now),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, type)
+		__field(u8, prio)
+		__field(u8, flags)
+		__field(u16, n)
+		__field(u32, seq)
+		__field(u64, now)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->type = type;
+		__entry->prio = prio;
+		__entry->flags = flags;
+		__entry->n = n;
+		__entry->seq = seq;
+		__entry->now = now;
+	),
+	TP_printk("dev=%s %s prio=%u flags=0x%02x keys=%u seq=%u now=%llu",
+		  __entry->dev, __entry->type == 2 ? "pause" : "resume",
+		  __entry->prio, __entry->flags, __entry->n, __entry->seq,
+		  __entry->now)
+);
+
+DEFINE_EVENT(kp_frame, kp_tx,
+	TP_PROTO(const struct net_device *dev, u8 type, u8 prio, u8 flags,
+		 u16 n, u32 seq, u64 now),
+	TP_ARGS(dev, type, prio, flags, n, seq, now)
+);
+
+DEFINE_EVENT(kp_frame, kp_rx,
+	TP_PROTO(const struct net_device *dev, u8 type, u8 prio, u8 flags,
+		 u16 n, u32 seq, u64 now),
+	TP_ARGS(dev, type, prio, flags, n, seq, now)
+);
+
 #define FCQ_DROP_REASONS				\
 	EM(FCQ_DROP_LIMIT, "limit")			\
 	EM(FCQ_DROP_LOSSY, "lossy")			\

@@ -333,6 +333,15 @@ static void wire(void **state)
 	assert_int_equal(fcq_key_encode(buf, &k), 0);
 	k = key(FCQ_KEY_PAIR, 5, 0, 0, 0);
 	assert_int_equal(fcq_key_wire(&k), FCQ_WK_NONE);
+
+	/* A wire type's key type, whatever the family. */
+	assert_int_equal(fcq_key_wire_type(FCQ_WK_PAIR4), FCQ_KEY_PAIR);
+	assert_int_equal(fcq_key_wire_type(FCQ_WK_PAIR6), FCQ_KEY_PAIR);
+	assert_int_equal(fcq_key_wire_type(FCQ_WK_DST6), FCQ_KEY_DST);
+	assert_int_equal(fcq_key_wire_type(FCQ_WK_TUPLE4), FCQ_KEY_5TUPLE);
+	assert_int_equal(fcq_key_wire_type(FCQ_WK_NONE), FCQ_KEY_NONE);
+	assert_int_equal(fcq_key_wire_type(FCQ_WK_TUPLE6 + 1), FCQ_KEY_NONE);
+	assert_int_equal(fcq_key_wire_type(0xff), FCQ_KEY_NONE);
 }
 
 /* Keys parsed from packets survive the wire unchanged. */

@@ -135,6 +135,7 @@ enum {
 	TCA_FCQ_STATS_ECN_MARKED,	/* packets marked CE */
 	TCA_FCQ_STATS_RX_EXT,		/* fcq extension frames applied */
 	TCA_FCQ_STATS_TX_LAG,		/* ns of link time lost to host stalls */
+	TCA_FCQ_STATS_KP,		/* nested TCA_FCQ_KP_*: keyed pauses */
 	TCA_FCQ_STATS_SCHEME = 32,	/* nested, scheme-specific */
 	__TCA_FCQ_STATS_MAX
 };
@@ -163,6 +164,36 @@ enum {
 	__TCA_FCQ_PRIO_MAX
 };
 #define TCA_FCQ_PRIO_MAX	(__TCA_FCQ_PRIO_MAX - 1)
+
+/*
+ * Keyed pauses (flows of a class paused until resumed): what a port sent
+ * upstream as a switch ingress (TX) and what its peer sent it (RX).
+ * Counters are u64 unless noted.
+ */
+enum {
+	TCA_FCQ_KP_UNSPEC,
+	TCA_FCQ_KP_PAD,
+	TCA_FCQ_KP_TX_PAUSE,		/* keyed PAUSE frames sent */
+	TCA_FCQ_KP_TX_RESUME,		/* keyed RESUME frames sent */
+	TCA_FCQ_KP_TX_KEYS,		/* keys they carried */
+	TCA_FCQ_KP_TX_ALL,		/* PAUSE ALL frames sent */
+	TCA_FCQ_KP_TX_FULL,		/* flows with no room: the class paused */
+	TCA_FCQ_KP_TX_HELD,		/* u32: keys held upstream now */
+	TCA_FCQ_KP_RX_PAUSE,		/* keyed PAUSE frames taken */
+	TCA_FCQ_KP_RX_RESUME,		/* keyed RESUME frames taken */
+	TCA_FCQ_KP_RX_KEYS,		/* keys they carried */
+	TCA_FCQ_KP_RX_ALL,		/* PAUSE ALL frames taken */
+	TCA_FCQ_KP_RX_DUP,		/* PAUSE of a key already paused */
+	TCA_FCQ_KP_RX_ORPHAN,		/* RESUME of a key not paused */
+	TCA_FCQ_KP_RX_FULL,		/* keys with no room: the class paused */
+	TCA_FCQ_KP_RX_EXPIRED,		/* pauses ended by the timeout */
+	TCA_FCQ_KP_RX_DEFERRED,		/* resumes the scheme put off */
+	TCA_FCQ_KP_RX_COARSE,		/* keyed frames honoured per class */
+	TCA_FCQ_KP_RX_BAD,		/* keyed frames with a bad key list */
+	TCA_FCQ_KP_RX_APPLIED,		/* u32: keys paused here now */
+	__TCA_FCQ_KP_MAX
+};
+#define TCA_FCQ_KP_MAX	(__TCA_FCQ_KP_MAX - 1)
 
 /*
  * Generic netlink family "fcq": switch state for tools, events for

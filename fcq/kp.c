@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keyed pauses in the kernel: the books of core/kp.c on fcq ports.
+ *
+ * Every port has a TX book, so that whichever scheme runs on an ingress
+ * port, a fine-grained egress of the same switch can have it pause flows
+ * upstream; a scheme that honours keyed pauses gives its port an RX book
+ * (fcq_kp_enable()). A port without one honours a keyed PAUSE as a pause
+ * of the whole class and a RESUME ALL as its end (coarse, but lossless).
+ *
+ * Locks: the TX book is under the port's tp_lock (asked by any egress of
+ * the switch, read off by the port's own dequeue); the RX book under its
+ * pause_lock (written by the receive hook; the scheme's sync, under the
+ * root lock, applies it). kp_dirty, kp_armed and kp_pending mirror the
+ * books' bits for lockless checks on every dequeue and release.
+ */
+#include <linux/etherdevice.h>
+#include <linux/random.h>
+#include <linux/vmalloc.h>
+
+#include "fcq.h"
+#include "trace.h"
+
+/* A keyed frame's keys start this far into the skb's data (not the MAC). */
+#define KEYS_OFF	(FCQ_EXT_KEYS_HLEN - ETH_HLEN)
+
+static struct fcq_kptx *kptx_alloc(u32 cap)
+{
+	struct fcq_kptx *b;
+
+	b = kvzalloc(sizeof(*b) + fcq_kptx_mem(cap), GFP_KERNEL);
+	if (b)
+		fcq_kptx_init(b, b + 1, cap, get_random_u32());
+	return b;
+}
+
+static struct fcq_kprx *kprx_alloc(u32 cap, u64 timeout)
+{
+	struct fcq_kprx *b;
+
+	b = kvzalloc(sizeof(*b) + fcq_kprx_mem(cap), GFP_KERNEL);
+	if (b)
+		fcq_kprx_init(b, b + 1, cap, get_random_u32(), timeout);
+	return b;
+}
+
+int fcq_kp_init(struct fcq_port *port)
+{
+	port->kptx = kptx_alloc(FCQ_KP_TX_MIN);
+	port->kp_keys = kvmalloc_array(FCQ_KP_FRAME_KEYS,
+				       sizeof(*port->kp_keys), GFP_KERNEL);
+	port->kp_expiry = U64_MAX;
+	return port->kptx && port->kp_keys ? 0 : -ENOMEM;
+}
+
+void fcq_kp_free(struct fcq_port *port)
+{
+	kvfree(port->kptx);
+	kvfree(port->kprx);
+	kvfree(port->kp_keys);
+	port->kptx = NULL;
+	port->kprx = NULL;
+	port->kp_keys = NULL;
+}
+
+int fcq_kp_enable(struct fcq_port *port, const struct fcq_kp_cfg *c,
+		  struct netlink_ext_ack *extack)
+{
+	struct fcq_kptx *tx;
+	struct fcq_kprx *rx;
+
+	ASSERT_RTNL();
+	if (port->index >= 0) {
+		NL_SET_ERR_MSG_MOD(extack, "keyed pauses are set up before the port starts");
+		return -EBUSY;
+	}
+	tx = kptx_alloc(c->tx_cap);
+	rx = kprx_alloc(c->rx_cap, c->timeout);
+	if (!tx || !rx) {
+		kvfree(tx);
+		kvfree(rx);
+		return -ENOMEM;
+	}
+	kvfree(port->kptx);
+	kvfree(port->kprx);
+	port->kptx = tx;
+	port->kprx = rx;
+	port->key_type = c->key_type;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fcq_kp_enable);
+
+/* The books' bits, for the lockless checks (tp_lock held). */
+static void tx_mirror(struct fcq_port *ing)
+{
+	WRITE_ONCE(ing->kp_dirty, ing->kptx->dirty);
+	WRITE_ONCE(ing->kp_armed, ing->kptx->armed);
+}
+
+int fcq_kp_pause(struct fcq_port *ing, u8 p, const struct fcq_fkey *keys,
+		 int n, bool origin, u32 level)
+{
+	int i, added = 0;
+
+	spin_lock(&ing->tp_lock);
+	if (!keys)
+		fcq_kptx_want_all(ing->kptx, p);
+	for (i = 0; keys && i < n; i++)
+		added += fcq_kptx_want(ing->kptx, p, &keys[i], origin) > 0;
+	fcq_kptx_arm(ing->kptx, p, level);
+	tx_mirror(ing);
+	spin_unlock(&ing->tp_lock);
+	return added;
+}
+EXPORT_SYMBOL_GPL(fcq_kp_pause);
+
+u8 fcq_kp_wants(struct fcq_port *ing, u8 p, const struct fcq_fkey *k)
+{
+	u8 w = 0;
+
+	spin_lock(&ing->tp_lock);
+	if (ing->kptx->all_want & BIT(p))
+		w |= FCQ_KP_WANTS_ALL;
+	if (fcq_kptx_wants_any(ing->kptx, p))
+		w |= FCQ_KP_WANTS_ANY;
+	if (k && fcq_kptx_wants(ing->kptx, p, k))
+		w |= FCQ_KP_WANTS_KEY;
+	spin_unlock(&ing->tp_lock);
+	return w;
+}
+EXPORT_SYMBOL_GPL(fcq_kp_wants);
+
+bool fcq_kp_level(struct fcq_port *ing, u8 p, u32 bytes)
+{
+	bool released;
+
+	if (!(READ_ONCE(ing->kp_armed) & BIT(p)))
+		return false;
+	spin_lock(&ing->tp_lock);
+	released = fcq_kptx_level(ing->kptx, p, bytes);
+	tx_mirror(ing);
+	spin_unlock(&ing->tp_lock);
+	return released;
+}
+
+/* The most keys one frame of @port may carry, whatever their type. */
+static u16 frame_keys(const struct fcq_port *port)
+{
+	u32 room = port->dev->mtu + ETH_HLEN - FCQ_EXT_KEYS_HLEN;
+
+	return min_t(u32, FCQ_KP_FRAME_KEYS, room / FCQ_WK_MAX_SIZE);
+}
+
+size_t fcq_kp_build(struct fcq_port *port, u8 *buf, size_t size, u64 now)
+{
+	struct fcq_ext e = { .tx_ns = now };
+	struct fcq_kp_frame f;
+	size_t len;
+	bool owed;
+
+	spin_lock(&port->tp_lock);
+	owed = fcq_kptx_next(port->kptx, &f, port->kp_keys, frame_keys(port));
+	tx_mirror(port);
+	spin_unlock(&port->tp_lock);
+	if (!owed)
+		return 0;
+	e.type = f.resume ? FCQ_EXT_KEYS_RESUME : FCQ_EXT_KEYS_PAUSE;
+	e.prio = f.prio;
+	e.flags = f.flags;
+	e.seq = ++port->ext_seq;
+	e.count = f.n;
+	e.key_type = f.n ? fcq_key_wire(&port->kp_keys[0]) : FCQ_WK_NONE;
+	len = fcq_ext_keys_build(buf, size, port->dev->dev_addr, &e,
+				 port->kp_keys);
+	/* frame_keys() left room for keys of any type */
+	WARN_ON_ONCE(!len);
+	trace_kp_tx(port->dev, e.type, e.prio, e.flags, e.count, e.seq, now);
+	return len;
+}
+
+/* A port without an RX book: PAUSE pauses the class, RESUME ALL ends it. */
+static void rx_coarse(struct fcq_port *port, const struct fcq_ext *f, u64 now)
+{
+	u32 max = READ_ONCE(port->cfg.pause_max);
+
+	port->st.kp_rx_coarse++;
+	if (f->type == FCQ_EXT_KEYS_PAUSE)
+		fcq_pause_set(&port->pause[f->prio], now,
+			      max ?: FCQ_KP_COARSE_NS);
+	else if (f->flags & FCQ_EXT_F_ALL)
+		fcq_pause_set(&port->pause[f->prio], now, 0);
+}
+
+unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
+		       const struct fcq_ext *f)
+{
+	size_t size = fcq_key_wire_size(f->key_type);
+	struct fcq_kprx *b = port->kprx;
+	bool pause = f->type == FCQ_EXT_KEYS_PAUSE;
+	u8 buf[FCQ_WK_MAX_SIZE];
+	struct fcq_fkey k;
+	const u8 *entry;
+	u64 now = ktime_get_ns();
+	u16 i;
+
+	spin_lock(&port->pause_lock);
+	if (!(READ_ONCE(port->cfg.lossless) & BIT(f->prio))) {
+		port->st.rx_not_lossless++;
+		spin_unlock(&port->pause_lock);
+		return NF_STOLEN;
+	}
+	if (!b || (f->count && fcq_key_wire_type(f->key_type) != port->key_type)) {
+		rx_coarse(port, f, now);
+		goto out;
+	}
+	if (pause)
+		b->st.pause_frames++;
+	else
+		b->st.resume_frames++;
+	if (f->flags & FCQ_EXT_F_ALL) {
+		if (pause)
+			fcq_kprx_pause(b, f->prio, NULL, now);
+		else
+			fcq_kprx_resume(b, f->prio, NULL);
+	}
+	for (i = 0; i < f->count; i++) {
+		/* fcq_ext_parse() checked that every key is in the frame */
+		entry = skb_header_pointer(skb, KEYS_OFF + i * size, size, buf);
+		if (!entry || fcq_key_decode(entry, f->key_type, &k))
+			break;
+		if (pause)
+			fcq_kprx_pause(b, f->prio, &k, now);
+		else
+			fcq_kprx_resume(b, f->prio, &k);
+	}
+	WRITE_ONCE(port->kp_pending, b->pending);
+out:
+	spin_unlock(&port->pause_lock);
+	trace_kp_rx(port->dev, f->type, f->prio, f->flags, f->count, f->seq, now);
+	fcq_port_kick(port);
+	return NF_STOLEN;
+}
+
+u8 fcq_kp_sync(struct fcq_port *port, const struct fcq_kprx_ops *ops,
+	       void *arg, u64 now)
+{
+	struct fcq_kprx *b = port->kprx;
+	u8 resumed = 0;
+
+	if (!READ_ONCE(port->kp_pending) && now < port->kp_expiry)
+		return 0;
+	spin_lock(&port->pause_lock);
+	if (b->timeout)
+		port->kp_expiry = fcq_kprx_expire(b, now) ?: U64_MAX;
+	resumed = fcq_kprx_sync(b, 0xff, ops, arg);
+	WRITE_ONCE(port->kp_pending, b->pending);
+	spin_unlock(&port->pause_lock);
+	return resumed;
+}
+EXPORT_SYMBOL_GPL(fcq_kp_sync);
+
+bool fcq_kp_applied(struct fcq_port *port, u8 p, const struct fcq_fkey *k)
+{
+	bool applied;
+
+	spin_lock(&port->pause_lock);
+	applied = fcq_kprx_applied(port->kprx, p, k);
+	spin_unlock(&port->pause_lock);
+	return applied;
+}
+EXPORT_SYMBOL_GPL(fcq_kp_applied);
+
+/* Classes whose keyed pauses @port's upstream holds (tp_lock held). */
+static u8 tx_held(const struct fcq_kptx *b)
+{
+	u8 held = b->all_sent;
+	int p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		if (b->nsent[p])
+			held |= BIT(p);
+	return held;
+}
+
+void fcq_kp_take_over(struct fcq_port *port, struct fcq_port *prev)
+{
+	u8 held;
+
+	spin_lock(&prev->tp_lock);
+	held = tx_held(prev->kptx);
+	spin_unlock(&prev->tp_lock);
+	if (!held)
+		return;
+	/*
+	 * The successor does not know which flows @prev held upstream: it
+	 * ends them all (RESUME ALL) and pauses again what it must.
+	 */
+	spin_lock(&port->tp_lock);
+	port->kptx->all_sent |= held;
+	port->kptx->dirty |= held;
+	tx_mirror(port);
+	spin_unlock(&port->tp_lock);
+}
+
+void fcq_kp_goodbye(struct fcq_port *port)
+{
+	struct fcq_ext e = { .type = FCQ_EXT_KEYS_RESUME,
+			     .flags = FCQ_EXT_F_ALL };
+	struct sk_buff *skb;
+	u8 held;
+
+	ASSERT_RTNL();
+	if (!port->kptx)
+		return;
+	spin_lock_bh(&port->tp_lock);
+	held = tx_held(port->kptx);
+	spin_unlock_bh(&port->tp_lock);
+	/*
+	 * Keyed pauses have no timer: a port that leaves for good ends what
+	 * it holds upstream, or it would stay held. Not under a qdisc lock,
+	 * and the device's qdisc is no longer this one.
+	 */
+	for (e.prio = 0; e.prio < FCQ_NUM_PRIO; e.prio++) {
+		if (!(held & BIT(e.prio)))
+			continue;
+		skb = alloc_skb(LL_RESERVED_SPACE(port->dev) + ETH_ZLEN,
+				GFP_KERNEL);
+		if (!skb)
+			return;
+		skb_reserve(skb, LL_RESERVED_SPACE(port->dev));
+		e.seq = ++port->ext_seq;
+		e.tx_ns = ktime_get_ns();
+		fcq_ext_build(skb_put(skb, ETH_ZLEN), ETH_ZLEN,
+			      port->dev->dev_addr, &e);
+		skb_reset_mac_header(skb);
+		skb->dev = port->dev;
+		skb->protocol = htons(FCQ_ETHERTYPE_EXT);
+		skb->priority = TC_PRIO_CONTROL;
+		dev_queue_xmit(skb);
+	}
+}
+
+int fcq_kp_dump_stats(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct fcq_kprx_stats rs = { 0 };
+	u64 coarse, bad, held = 0, applied = 0;
+	struct fcq_kptx_stats ts;
+	struct nlattr *nest;
+	int p, i;
+
+	spin_lock_bh(&port->tp_lock);
+	ts = port->kptx->st;
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		held += port->kptx->nsent[p];
+	spin_unlock_bh(&port->tp_lock);
+	spin_lock_bh(&port->pause_lock);
+	if (port->kprx) {
+		rs = port->kprx->st;
+		for (p = 0; p < FCQ_NUM_PRIO; p++)
+			applied += port->kprx->napplied[p];
+	}
+	coarse = port->st.kp_rx_coarse;
+	bad = port->st.rx_keys_bad;
+	spin_unlock_bh(&port->pause_lock);
+
+	{
+		const struct { int attr; u64 val; } c[] = {
+			{ TCA_FCQ_KP_TX_PAUSE, ts.pause_frames },
+			{ TCA_FCQ_KP_TX_RESUME, ts.resume_frames },
+			{ TCA_FCQ_KP_TX_KEYS, ts.keys },
+			{ TCA_FCQ_KP_TX_ALL, ts.all },
+			{ TCA_FCQ_KP_TX_FULL, ts.full },
+			{ TCA_FCQ_KP_RX_PAUSE, rs.pause_frames },
+			{ TCA_FCQ_KP_RX_RESUME, rs.resume_frames },
+			{ TCA_FCQ_KP_RX_KEYS, rs.keys },
+			{ TCA_FCQ_KP_RX_ALL, rs.all },
+			{ TCA_FCQ_KP_RX_DUP, rs.dup },
+			{ TCA_FCQ_KP_RX_ORPHAN, rs.orphan },
+			{ TCA_FCQ_KP_RX_FULL, rs.full },
+			{ TCA_FCQ_KP_RX_EXPIRED, rs.expired },
+			{ TCA_FCQ_KP_RX_DEFERRED, rs.deferred },
+			{ TCA_FCQ_KP_RX_COARSE, coarse },
+			{ TCA_FCQ_KP_RX_BAD, bad },
+		};
+
+		nest = nla_nest_start_noflag(skb, TCA_FCQ_STATS_KP);
+		if (!nest)
+			return -EMSGSIZE;
+		for (i = 0; i < ARRAY_SIZE(c); i++)
+			if (nla_put_u64_64bit(skb, c[i].attr, c[i].val,
+					      TCA_FCQ_KP_PAD))
+				return -EMSGSIZE;
+	}
+	if (nla_put_u32(skb, TCA_FCQ_KP_TX_HELD, held) ||
+	    nla_put_u32(skb, TCA_FCQ_KP_RX_APPLIED, applied))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
