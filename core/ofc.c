@@ -70,23 +70,17 @@ u32 ofc_xoff_c(u32 xoff, u32 alpha)
 	return ((u64)xoff * alpha + OFC_ALPHA_ONE / 2) >> 16;
 }
 
-int ofc_cfg_check(const struct ofc_cfg *c, const char **why)
+enum ofc_cfg_err ofc_cfg_check(const struct ofc_cfg *c)
 {
 	if (c->mode == OFC_M_PFC)
-		return 0;
-	if (!c->xoff) {
-		*why = "ofc and capfc need a static xoff (X_OFF)";
-		return -1;
-	}
-	if (c->xoff_c >= c->xoff) {
-		*why = "xoff_c (X^c_OFF) must lie below xoff (X_OFF)";
-		return -1;
-	}
-	if (c->xon >= c->xoff_c) {
-		*why = "xon (X_ON) must lie below xoff_c (X^c_OFF)";
-		return -1;
-	}
-	return 0;
+		return OFC_CFG_OK;
+	if (!c->xoff)
+		return OFC_CFG_NO_XOFF;
+	if (c->xoff_c >= c->xoff)
+		return OFC_CFG_XOFF_C;
+	if (c->xon >= c->xoff_c)
+		return OFC_CFG_XON;
+	return OFC_CFG_OK;
 }
 
 void ofc_band_init(struct ofc_band *b, struct fcq_iso *iso)

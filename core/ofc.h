@@ -103,11 +103,15 @@ static inline bool ofc_act_origin(enum ofc_act act)
 /* X^c_OFF = alpha * X_OFF (E7), rounded to the nearest byte. */
 u32 ofc_xoff_c(u32 xoff, u32 alpha);
 
-/*
- * E5 for @c: 0, or -1 with *why naming what is wrong (for an extack).
- * caPFC and ofc need a static X_OFF; pfc mode takes the port's thresholds.
- */
-int ofc_cfg_check(const struct ofc_cfg *c, const char **why);
+enum ofc_cfg_err {
+	OFC_CFG_OK,
+	OFC_CFG_NO_XOFF,	/* ofc and caPFC need a static X_OFF */
+	OFC_CFG_XOFF_C,		/* X^c_OFF not below X_OFF */
+	OFC_CFG_XON,		/* X_ON not below X^c_OFF */
+};
+
+/* E5 for @c; pfc mode takes the port's thresholds as they are. */
+enum ofc_cfg_err ofc_cfg_check(const struct ofc_cfg *c);
 
 /*
  * One priority of an egress port: a normal lane N that every arrival joins

@@ -64,6 +64,7 @@ struct fcq_switch;
 struct fcq_skb_cb {
 	u64 time;	/* enqueue time; on the wire: release time */
 	s16 ingress;	/* switch slot it was charged to, -1: none */
+	u16 flow;	/* the scheme's flow entry + 1, 0: none */
 	u8 prio;
 	bool ctrl;	/* a control frame fcq built */
 	u8 scheme;	/* the scheme's own mark */
@@ -349,6 +350,9 @@ void fcq_kp_take_over(struct fcq_port *port, struct fcq_port *prev);
 void fcq_kp_goodbye(struct fcq_port *port);
 int fcq_kp_dump_stats(struct fcq_port *port, struct sk_buff *skb);
 
+/* key.c: the flow key (core/key.h) of a packet's IP header; 0 or -1 */
+int fcq_skb_key(const struct sk_buff *skb, u8 type, struct fcq_fkey *k);
+
 /* switch.c */
 int fcq_switch_register(void);
 void fcq_switch_unregister(void);
@@ -361,6 +365,13 @@ u32 fcq_switch_buffer(const struct fcq_port *port);
 enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb);
 void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 			u64 now);
+/*
+ * The bytes buffered in the switch from @skb's (ingress port, priority),
+ * and in *@ing that port (valid until the caller's BH section ends), or 0
+ * and NULL if it has none.
+ */
+u32 fcq_switch_ingress(struct fcq_port *egress, const struct sk_buff *skb,
+		       struct fcq_port **ing);
 void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st);
 int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb);
 

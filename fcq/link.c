@@ -97,6 +97,7 @@ static struct sk_buff *ctrl_alloc(struct fcq_port *port, __be16 proto,
 	cb = fcq_cb(skb);
 	cb->time = when;
 	cb->ingress = -1;
+	cb->flow = 0;
 	cb->prio = 0;
 	cb->ctrl = true;
 	cb->scheme = 0;

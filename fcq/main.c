@@ -8,9 +8,24 @@
 
 #include "fcq.h"
 #include "../core/ets.h"
+#include "../core/ftab.h"
+#include "../core/iso.h"
 
 /* core/ functions the schemes call. */
 EXPORT_SYMBOL_GPL(fcq_ets_pick);
+EXPORT_SYMBOL_GPL(fcq_ftab_size);
+EXPORT_SYMBOL_GPL(fcq_ftab_init);
+EXPORT_SYMBOL_GPL(fcq_ftab_find);
+EXPORT_SYMBOL_GPL(fcq_ftab_get);
+EXPORT_SYMBOL_GPL(fcq_ftab_put);
+EXPORT_SYMBOL_GPL(fcq_ftab_next);
+EXPORT_SYMBOL_GPL(fcq_ftab_key_first);
+EXPORT_SYMBOL_GPL(fcq_ftab_key_next);
+EXPORT_SYMBOL_GPL(fcq_iso_hold);
+EXPORT_SYMBOL_GPL(fcq_iso_servable);
+EXPORT_SYMBOL_GPL(fcq_iso_order);
+EXPORT_SYMBOL_GPL(fcq_iso_pop);
+EXPORT_SYMBOL_GPL(fcq_iso_push);
 
 static int __init fcq_module_init(void)
 {

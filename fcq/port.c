@@ -459,6 +459,7 @@ static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
 	cb->time = ktime_get_ns();
 	cb->prio = classify(port, skb);
 	cb->ingress = -1;
+	cb->flow = 0;
 	cb->ctrl = false;
 	cb->scheme = 0;
 

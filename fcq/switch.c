@@ -427,6 +427,24 @@ void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 	cb->ingress = -1;
 }
 
+u32 fcq_switch_ingress(struct fcq_port *egress, const struct sk_buff *skb,
+		       struct fcq_port **ing)
+{
+	const struct fcq_skb_cb *cb = fcq_cb(skb);
+	struct fcq_switch *sw = egress->sw;
+	u32 bytes;
+
+	*ing = NULL;
+	if (cb->ingress < 0)
+		return 0;
+	spin_lock(&sw->lock);
+	bytes = sw->slot[cb->ingress].q[cb->prio].bytes;
+	*ing = sw->ports[cb->ingress];
+	spin_unlock(&sw->lock);
+	return bytes;
+}
+EXPORT_SYMBOL_GPL(fcq_switch_ingress);
+
 void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st)
 {
 	struct fcq_switch *sw = port->sw;
