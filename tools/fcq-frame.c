@@ -8,10 +8,14 @@
  *
  *   FRAME    := pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA
  *             | fafc PRIO:NS[:acc]  (FAFC pause of NS ns; acc: ACCUMULATE)
+ *             | keys pause|resume PRIO[:all][:origin][:more] [KEY[,KEY...]]
+ *   KEY      := SRC>DST | >DST | SRC:SPORT>DST:DPORT/udp|tcp
+ *               (IPv4 or IPv6; an IPv6 address with a port in brackets)
  *   MUTATION := --len N (send only N bytes) | --dst MAC
  *             | --count N (send N copies)
  *             | --opcode HEX                        (pfc, pause)
- *             | --magic HEX | --version N | --type N (fafc)
+ *             | --magic HEX | --version N | --type N (fafc, keys)
+ *             | --keytype N | --keycount N          (keys)
  *   TIME     := a number with s, ms or us
  *
  * Frames in one invocation are sent --wait apart, more precisely than
@@ -21,8 +25,12 @@
  * losses and reordering. Prints the CLOCK_MONOTONIC time (ns) at which
  * each frame was sent, one per line, read just before it is handed to the
  * device; an extension frame carries the same time as its tx time.
+ * A keyed frame (keys) names keys of one wire type, as many as the
+ * device's MTU allows.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netpacket/packet.h>
 #include <stdio.h>
@@ -41,10 +49,21 @@ struct mutation {
 	long word;		/* bytes 14-15: --opcode or --magic */
 	long version;
 	long type;
+	long key_type;		/* byte 32 */
+	long key_count;		/* bytes 34-35 */
 	long count;		/* copies to send, 1 if not given */
 	int set_dst;
 	u8 dst[FCQ_ETH_ALEN];
 };
+
+/* The keys of a keyed frame, as given on the command line. */
+struct keys {
+	struct fcq_fkey *k;
+	size_t n;
+};
+
+/* The headers a frame has: what its mutations may change. */
+enum { HDR_MACCTL, HDR_EXT, HDR_KEYS };
 
 static u32 ext_seq;
 
@@ -54,9 +73,14 @@ static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 		"usage: fcq-frame DEV FRAME [MUTATION...] [--wait TIME FRAME [MUTATION...]]...\n"
 		"       fcq-frame -h | --help\n"
 		"FRAME:    pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA | fafc PRIO:NS[:acc]\n"
+		"          | keys pause|resume PRIO[:all][:origin][:more] [KEY[,KEY...]]\n"
+		"KEY:      SRC>DST | >DST | SRC:SPORT>DST:DPORT/udp|tcp\n"
+		"          IPv4 or IPv6, [ADDR]:PORT for IPv6; one wire type per frame;\n"
+		"          quote them (> is the shell's)\n"
 		"MUTATION: --len N | --dst MAC | --count N\n"
 		"          pfc, pause: --opcode HEX\n"
-		"          fafc:       --magic HEX | --version N | --type N\n"
+		"          fafc, keys: --magic HEX | --version N | --type N\n"
+		"          keys:       --keytype N | --keycount N\n"
 		"TIME:     a number with s, ms or us\n"
 		"Prints the CLOCK_MONOTONIC time (ns) at which each frame was sent.\n");
 	exit(status);
@@ -141,12 +165,174 @@ static void fafc_arg(const char *arg, struct fcq_ext *f)
 	free(copy);
 }
 
-/* A mutation of a header the frame does not have is an error. */
-static void applies(const char *opt, const char *kind, int to_ext)
+static void __attribute__((noreturn)) bad_key(const char *key,
+					      const char *why)
 {
-	int ext = !strcmp(kind, "fafc");
+	fprintf(stderr, "fcq-frame: key \"%s\": %s\n", key, why);
+	exit(2);
+}
 
-	if (ext == to_ext)
+/* An IPv4 or IPv6 address of @key into @a; returns the family, 4 or 6. */
+static int addr_arg(const char *s, u8 a[16], const char *key)
+{
+	if (inet_pton(AF_INET, s, a) == 1)
+		return 4;
+	if (inet_pton(AF_INET6, s, a) == 1)
+		return 6;
+	bad_key(key, "bad address");
+}
+
+/* ADDR:PORT or [ADDR6]:PORT of @key into @a and @port; returns the family. */
+static int endpoint_arg(char *s, u8 a[16], u16 *port, const char *key)
+{
+	char *colon = strrchr(s, ':'), *end;
+	size_t n;
+
+	if (!colon)
+		bad_key(key, "a 5-tuple needs both ports");
+	*colon = '\0';
+	*port = num(colon + 1, 0xffff);
+	if (*s != '[') {
+		if (strchr(s, ':'))
+			bad_key(key, "an IPv6 address with a port goes in brackets");
+		return addr_arg(s, a, key);
+	}
+	n = strlen(s);
+	end = s + n - 1;
+	if (n < 2 || *end != ']')
+		bad_key(key, "no closing bracket");
+	*end = '\0';
+	if (addr_arg(s + 1, a, key) != 6)
+		bad_key(key, "brackets are for IPv6 addresses");
+	return 6;
+}
+
+/* KEY := SRC>DST | >DST | SRC:SPORT>DST:DPORT/udp|tcp */
+static void key_arg(const char *arg, struct fcq_fkey *k)
+{
+	char *copy = strdup(arg), *dst, *proto;
+	int sfam = 0, dfam;	/* a DST key has no source */
+
+	memset(k, 0, sizeof(*k));
+	dst = strchr(copy, '>');
+	if (!dst)
+		bad_key(arg, "no '>'");
+	*dst++ = '\0';
+	proto = strchr(dst, '/');
+	if (proto) {
+		*proto++ = '\0';
+		if (!strcmp(proto, "udp"))
+			k->proto = IPPROTO_UDP;
+		else if (!strcmp(proto, "tcp"))
+			k->proto = IPPROTO_TCP;
+		else
+			bad_key(arg, "the protocol is udp or tcp");
+		k->type = FCQ_KEY_5TUPLE;
+		sfam = endpoint_arg(copy, k->saddr, &k->sport, arg);
+		dfam = endpoint_arg(dst, k->daddr, &k->dport, arg);
+	} else if (*copy) {
+		k->type = FCQ_KEY_PAIR;
+		sfam = addr_arg(copy, k->saddr, arg);
+		dfam = addr_arg(dst, k->daddr, arg);
+	} else {
+		k->type = FCQ_KEY_DST;
+		dfam = addr_arg(dst, k->daddr, arg);
+	}
+	if (sfam && sfam != dfam)
+		bad_key(arg, "IPv4 and IPv6 mixed");
+	k->family = dfam;
+	free(copy);
+}
+
+static const char *const wire_names[] = {
+	[FCQ_WK_PAIR4] = "PAIR4", [FCQ_WK_PAIR6] = "PAIR6",
+	[FCQ_WK_DST4] = "DST4", [FCQ_WK_DST6] = "DST6",
+	[FCQ_WK_TUPLE4] = "TUPLE4", [FCQ_WK_TUPLE6] = "TUPLE6",
+};
+
+/*
+ * pause|resume PRIO[:all][:origin][:more] [KEY[,KEY...]] from argv[*i + 1]
+ * on; the keys must share a wire type and fit a frame of @size bytes.
+ */
+static void keys_arg(int argc, char **argv, int *i, size_t size,
+		     struct fcq_ext *f, struct keys *keys)
+{
+	char *copy, *tok, *save = NULL;
+	size_t n = 1, len;
+
+	if (*i + 2 >= argc)
+		usage();
+	if (!strcmp(argv[*i + 1], "pause"))
+		f->type = FCQ_EXT_KEYS_PAUSE;
+	else if (!strcmp(argv[*i + 1], "resume"))
+		f->type = FCQ_EXT_KEYS_RESUME;
+	else
+		usage();
+	copy = strdup(argv[*i + 2]);
+	tok = strtok_r(copy, ":", &save);
+	if (!tok)
+		usage();
+	f->prio = num(tok, 7);
+	while ((tok = strtok_r(NULL, ":", &save))) {
+		if (!strcmp(tok, "all"))
+			f->flags |= FCQ_EXT_F_ALL;
+		else if (!strcmp(tok, "origin"))
+			f->flags |= FCQ_EXT_F_ORIGIN;
+		else if (!strcmp(tok, "more"))
+			f->flags |= FCQ_EXT_F_MORE;
+		else
+			usage();
+	}
+	free(copy);
+	*i += 3;
+	if (*i >= argc || !strncmp(argv[*i], "--", 2))
+		return;		/* no keys: ALL, or a frame that names none */
+
+	for (tok = argv[*i]; (tok = strchr(tok, ',')); tok++)
+		n++;
+	keys->k = calloc(n, sizeof(*keys->k));
+	copy = strdup(argv[(*i)++]);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct fcq_fkey *k = &keys->k[keys->n++];
+
+		key_arg(tok, k);
+		if (fcq_key_wire(k) != fcq_key_wire(keys->k)) {
+			fprintf(stderr,
+				"fcq-frame: key \"%s\" is %s, the frame's first key is %s: one wire type per frame\n",
+				tok, wire_names[fcq_key_wire(k)],
+				wire_names[fcq_key_wire(keys->k)]);
+			exit(2);
+		}
+	}
+	free(copy);
+	if (!keys->n)
+		usage();
+	f->key_type = fcq_key_wire(keys->k);
+	len = FCQ_EXT_KEYS_HLEN + keys->n * fcq_key_wire_size(f->key_type);
+	if (len > size) {
+		fprintf(stderr,
+			"fcq-frame: %zu %s keys make a %zu-byte frame, over the device's %zu (MTU + 14)\n",
+			keys->n, wire_names[f->key_type], len, size);
+		exit(2);
+	}
+	f->count = keys->n;
+}
+
+static int frame_hdr(const char *kind)
+{
+	if (!strcmp(kind, "keys"))
+		return HDR_KEYS;
+	return !strcmp(kind, "fafc") ? HDR_EXT : HDR_MACCTL;
+}
+
+/* A mutation of a header the frame does not have is an error. */
+static void applies(const char *opt, const char *kind, int hdr)
+{
+	int has = frame_hdr(kind);
+
+	/* A keyed frame is an extension frame. */
+	if (has == hdr || (hdr == HDR_EXT && has == HDR_KEYS))
 		return;
 	fprintf(stderr, "fcq-frame: %s does not apply to a %s frame\n",
 		opt, kind);
@@ -158,24 +344,31 @@ static void mutation_args(int argc, char **argv, int *i, const char *kind,
 			  struct mutation *m)
 {
 	*m = (struct mutation){ .len = -1, .word = -1, .version = -1,
-				.type = -1, .count = 1 };
+				.type = -1, .key_type = -1, .key_count = -1,
+				.count = 1 };
 	for (; *i + 1 < argc && strcmp(argv[*i], "--wait"); *i += 2) {
 		const char *opt = argv[*i], *val = argv[*i + 1];
 
 		if (!strcmp(opt, "--len")) {
-			m->len = num(val, FCQ_ETH_ZLEN);
+			m->len = num(val, LONG_MAX);
 		} else if (!strcmp(opt, "--opcode")) {
-			applies(opt, kind, 0);
+			applies(opt, kind, HDR_MACCTL);
 			m->word = num_base(val, 16, 0xffff);
 		} else if (!strcmp(opt, "--magic")) {
-			applies(opt, kind, 1);
+			applies(opt, kind, HDR_EXT);
 			m->word = num_base(val, 16, 0xffff);
 		} else if (!strcmp(opt, "--version")) {
-			applies(opt, kind, 1);
+			applies(opt, kind, HDR_EXT);
 			m->version = num(val, 0xff);
 		} else if (!strcmp(opt, "--type")) {
-			applies(opt, kind, 1);
+			applies(opt, kind, HDR_EXT);
 			m->type = num(val, 0xff);
+		} else if (!strcmp(opt, "--keytype")) {
+			applies(opt, kind, HDR_KEYS);
+			m->key_type = num(val, 0xff);
+		} else if (!strcmp(opt, "--keycount")) {
+			applies(opt, kind, HDR_KEYS);
+			m->key_count = num(val, 0xffff);
 		} else if (!strcmp(opt, "--dst")) {
 			unsigned int d[6];
 			int k;
@@ -207,8 +400,19 @@ static size_t mutate(u8 *frame, size_t len, const struct mutation *m)
 		frame[16] = m->version;
 	if (m->type >= 0)
 		frame[17] = m->type;
+	if (m->key_type >= 0)
+		frame[32] = m->key_type;
+	if (m->key_count >= 0) {
+		frame[34] = m->key_count >> 8;
+		frame[35] = m->key_count & 0xff;
+	}
 	if (m->set_dst)
 		memcpy(frame, m->dst, FCQ_ETH_ALEN);
+	if (m->len > (long)len) {
+		fprintf(stderr, "fcq-frame: --len %ld: the frame has %zu bytes\n",
+			m->len, len);
+		exit(2);
+	}
 	return m->len >= 0 ? (size_t)m->len : len;
 }
 
@@ -220,44 +424,54 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Build the frame at argv[*i] with its mutations; send it. */
+/*
+ * Build the frame at argv[*i] with its mutations in @frame, of @size bytes
+ * (the device's MTU + 14); send it.
+ */
 static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
-		     int argc, char **argv, int *i)
+		     u8 *frame, size_t size, int argc, char **argv, int *i)
 {
 	u16 quanta[FCQ_NUM_PRIO] = { 0 };
+	struct keys keys = { NULL, 0 };
 	struct fcq_ext ext = { 0 };
-	u8 frame[FCQ_ETH_ZLEN], enable = 0;
 	const char *kind = argv[*i];
 	struct mutation m;
+	u8 enable = 0;
 
 	if (*i + 1 >= argc)
 		usage();
-	if (!strcmp(kind, "pfc"))
-		pfc_arg(argv[*i + 1], &enable, quanta);
-	else if (!strcmp(kind, "pause"))
-		quanta[0] = num(argv[*i + 1], 0xffff);
-	else if (!strcmp(kind, "fafc"))
-		fafc_arg(argv[*i + 1], &ext);
-	else
-		usage();
-	*i += 2;
+	if (!strcmp(kind, "keys")) {
+		keys_arg(argc, argv, i, size, &ext, &keys);
+	} else {
+		if (!strcmp(kind, "pfc"))
+			pfc_arg(argv[*i + 1], &enable, quanta);
+		else if (!strcmp(kind, "pause"))
+			quanta[0] = num(argv[*i + 1], 0xffff);
+		else if (!strcmp(kind, "fafc"))
+			fafc_arg(argv[*i + 1], &ext);
+		else
+			usage();
+		*i += 2;
+	}
 	mutation_args(argc, argv, i, kind, &m);
 
 	while (m.count--) {
 		long long sent = now_ns();
 		size_t len;
 
-		if (!strcmp(kind, "fafc")) {
+		if (frame_hdr(kind) != HDR_MACCTL) {
 			ext.seq = ++ext_seq;
 			ext.tx_ns = sent;
-			len = fcq_ext_build(frame, sizeof(frame), src, &ext);
-		} else if (!strcmp(kind, "pfc")) {
-			len = fcq_pfc_build(frame, sizeof(frame), src, enable,
-					    quanta);
-		} else {
-			len = fcq_pause_build(frame, sizeof(frame), src,
-					      quanta[0]);
 		}
+		if (!strcmp(kind, "keys"))
+			len = fcq_ext_keys_build(frame, size, src, &ext,
+						 keys.k);
+		else if (!strcmp(kind, "fafc"))
+			len = fcq_ext_build(frame, size, src, &ext);
+		else if (!strcmp(kind, "pfc"))
+			len = fcq_pfc_build(frame, size, src, enable, quanta);
+		else
+			len = fcq_pause_build(frame, size, src, quanta[0]);
 		len = mutate(frame, len, &m);
 		memcpy(sll->sll_addr, frame, FCQ_ETH_ALEN);
 		if (sendto(fd, frame, len, 0, (struct sockaddr *)sll,
@@ -267,6 +481,7 @@ static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
 		}
 		printf("%lld\n", sent);
 	}
+	free(keys.k);
 }
 
 int main(int argc, char **argv)
@@ -274,8 +489,9 @@ int main(int argc, char **argv)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
 				   .sll_halen = FCQ_ETH_ALEN };
 	struct ifreq ifr = { 0 };
-	u8 src[FCQ_ETH_ALEN];
+	u8 src[FCQ_ETH_ALEN], *frame;
 	int fd, i = 2, a;
+	size_t size;
 
 	/* Anywhere: no value (MAC, number, HEX, TIME) can be one of these. */
 	for (a = 1; a < argc; a++)
@@ -299,9 +515,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memcpy(src, ifr.ifr_hwaddr.sa_data, FCQ_ETH_ALEN);
+	if (ioctl(fd, SIOCGIFMTU, &ifr)) {
+		fprintf(stderr, "fcq-frame: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	/* The longest frame the device sends; never below the minimum. */
+	size = ifr.ifr_mtu + FCQ_ETH_HLEN;
+	if (size < FCQ_ETH_ZLEN)
+		size = FCQ_ETH_ZLEN;
+	frame = malloc(size);
 
 	for (;;) {
-		send_one(fd, &sll, src, argc, argv, &i);
+		send_one(fd, &sll, src, frame, size, argc, argv, &i);
 		if (i >= argc)
 			break;
 		if (i + 2 >= argc)	/* --wait TIME FRAME ... */
@@ -309,6 +534,7 @@ int main(int argc, char **argv)
 		wait_arg(argv[i + 1]);
 		i += 2;
 	}
+	free(frame);
 	close(fd);
 	return 0;
 }
