@@ -25,6 +25,17 @@ ALL_TESTS="
 	truncated
 	expert_info
 	mutation_refused
+	keys_captured
+	keys_pair4
+	keys_tuple6
+	keys_all
+	keys_origin_more
+	keys_bad_key_type
+	keys_truncated
+	keys_full_mtu
+	keys_filters
+	keys_expert_info
+	keys_refused
 "
 USAGE_MORE="TAP on stdout."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -69,7 +80,12 @@ ts() {
 		 shift 2
 		 exec tshark "$@"' sh "$GLOBAL_LUA" "$W/empty" "$@" 2>>"$W/tshark.err"
 }
-tsr() { ts -X lua_script:"$LUA" -r "$W/cap.pcapng" "$@"; }
+# tshark on capture NAME ($W/NAME.pcapng).
+tsr() {
+	local name=$1
+	shift
+	ts -X lua_script:"$LUA" -r "$W/$name.pcapng" "$@"
+}
 
 # Shared steps, each done once whichever case needs it first (so that
 # TESTS= may name any case).
@@ -84,16 +100,15 @@ veth_up() {
 	VETH_UP=1
 }
 
-# Capture what one fcq-frame invocation sends, 1 ms apart. Extension
-# frames are numbered across the invocation: the PFC frame takes no number.
-# T[i] is when frame i + 1 was sent, $W/rows tshark's fields of each frame
-# captured.
-N=9
-captured() {
-	[ -z "${CAPTURED:-}" ] || return 0
+# Capture as $W/NAME.pcapng the N frames one fcq-frame invocation sends
+# (ARG...); what it prints goes to $W/NAME.sent, its errors and dumpcap's
+# to $W/NAME.err.
+capture() {
+	local name=$1 n=$2
+	shift 2
 	veth_up
 	ip netns exec "$NS" dumpcap -i rx0 -f "ether proto 0x88b5 or ether proto 0x8808" \
-		-c $N -a duration:5 -w "$W/cap.pcapng" 2>"$W/dumpcap.err" &
+		-c "$n" -a duration:5 -w "$W/$name.pcapng" 2>"$W/dumpcap.err" &
 	CAP=$!
 	# Frames sent before dumpcap captures are lost. It says "Capturing on"
 	# before it opens the device, "File:" once it has, filter set.
@@ -101,7 +116,20 @@ captured() {
 		grep -qs "^File: " "$W/dumpcap.err" && break
 		sleep 0.1
 	done
-	ip netns exec "$NS" "$FRAME" tx0 \
+	ip netns exec "$NS" "$FRAME" tx0 "$@" >"$W/$name.sent" 2>"$W/frame.err"
+	wait "$CAP"
+	CAP=
+	cat "$W/frame.err" "$W/dumpcap.err" >"$W/$name.err"
+}
+
+# The frames of one fcq-frame invocation, 1 ms apart. Extension frames are
+# numbered across the invocation: the PFC frame takes no number. T[i] is
+# when frame i + 1 was sent, $W/rows tshark's fields of each frame
+# captured.
+N=9
+captured() {
+	[ -z "${CAPTURED:-}" ] || return 0
+	capture cap $N \
 		fafc 3:2500000:acc --wait 1ms \
 		fafc 5:1000 --wait 1ms \
 		pfc 3:1000 --wait 1ms \
@@ -109,11 +137,9 @@ captured() {
 		fafc 4:42 --type 9 --wait 1ms \
 		fafc 1:1 --version 2 --wait 1ms \
 		fafc 6:9 --len 34 --wait 1ms \
-		fafc 7:5 --count 2 >"$W/sent" 2>"$W/frame.err"
-	wait "$CAP"
-	CAP=
-	mapfile -t T <"$W/sent"
-	tsr -T fields -E separator='|' -e frame.len -e fcq.magic -e fcq.version \
+		fafc 7:5 --count 2
+	mapfile -t T <"$W/cap.sent"
+	tsr cap -T fields -E separator='|' -e frame.len -e fcq.magic -e fcq.version \
 		-e fcq.type -e fcq.prio -e fcq.flags -e fcq.flags.accumulate \
 		-e fcq.seq -e fcq.tx_ns -e fcq.fafc.pause_ns -e macc.opcode \
 		-e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e data.len \
@@ -121,17 +147,19 @@ captured() {
 	CAPTURED=1
 }
 
-# True if frame N's first fields are exactly FIELD...; else WHY says how.
+# True if frame N's first fields in ROWS are exactly FIELD...; else WHY
+# says how.
 WHY=
-row_is() {
-	local n=$1 got want
-	shift
+row_in() {
+	local rows=$1 n=$2 got want
+	shift 2
 	want=$(IFS='|'; echo "$*")
-	got=$(sed -n "${n}p" "$W/rows" | cut -d'|' -f1-$#)
+	got=$(sed -n "${n}p" "$rows" | cut -d'|' -f1-$#)
 	[ "$got" = "$want" ] && return 0
 	WHY="frame $n: got \"$got\", want \"$want\""
 	return 1
 }
+row_is() { row_in "$W/rows" "$@"; }
 
 # The fields, their types and bases, as filters name them.
 lua_fields() {
@@ -148,10 +176,22 @@ lua_fields() {
 	fcq.seq FT_UINT32 BASE_DEC 0x0
 	fcq.tx_ns FT_UINT64 BASE_DEC 0x0
 	fcq.fafc.pause_ns FT_UINT32 BASE_DEC 0x0
+	fcq.flags.all FT_BOOLEAN 8 0x2
+	fcq.flags.origin FT_BOOLEAN 8 0x4
+	fcq.flags.more FT_BOOLEAN 8 0x8
+	fcq.keys.type FT_UINT8 BASE_DEC 0x0
+	fcq.keys.count FT_UINT16 BASE_DEC 0x0
+	fcq.keys.src FT_IPv4  0x0
+	fcq.keys.dst FT_IPv4  0x0
+	fcq.keys.src6 FT_IPv6  0x0
+	fcq.keys.dst6 FT_IPv6  0x0
+	fcq.keys.sport FT_UINT16 BASE_DEC 0x0
+	fcq.keys.dport FT_UINT16 BASE_DEC 0x0
+	fcq.keys.proto FT_UINT8 BASE_DEC 0x0
 	EOF
 	cmp -s "$W/fields" "$W/want" && ! grep -q "Lua" "$W/tshark.err"
 	check_err $? "$(diff "$W/want" "$W/fields"; grep -v "^Running as" "$W/tshark.err")"
-	log_test "fcq.lua loads and registers its 9 fields"
+	log_test "fcq.lua loads and registers its 21 fields"
 }
 
 frames_captured() {
@@ -159,7 +199,7 @@ frames_captured() {
 	captured
 	got=$(wc -l <"$W/rows")
 	[ ${#T[@]} = $N ] && [ "$got" = $N ]
-	check_err $? "sent ${#T[@]}, captured $got: $(cat "$W/frame.err" "$W/dumpcap.err")"
+	check_err $? "sent ${#T[@]}, captured $got: $(cat "$W/cap.err")"
 	log_test "all $N frames sent and captured"
 }
 
@@ -213,7 +253,7 @@ bad_magic() {
 unknown_type() {
 	local types want_types
 	captured
-	types=$(tsr -Y fcq -O fcq | sed -n 's/^    Type: //p' | paste -sd,)
+	types=$(tsr cap -Y fcq -O fcq | sed -n 's/^    Type: //p' | paste -sd,)
 	want_types="FAFC pause (1),FAFC pause (1),FAFC pause (1),Unknown (9)"
 	want_types="$want_types,FAFC pause (1),FAFC pause (1),FAFC pause (1),FAFC pause (1)"
 	WHY="types \"$types\", want \"$want_types\""
@@ -246,8 +286,8 @@ truncated() {
 expert_info() {
 	local bad expert
 	captured
-	bad=$(tsr -Y _ws.malformed -T fields -e frame.number | paste -sd' ')
-	expert=$(tsr -Y _ws.expert -T fields -e frame.number | paste -sd' ')
+	bad=$(tsr cap -Y _ws.malformed -T fields -e frame.number | paste -sd' ')
+	expert=$(tsr cap -Y _ws.expert -T fields -e frame.number | paste -sd' ')
 	[ "$bad" = "4 6 7" ] && [ "$expert" = "4 5 6 7" ]
 	check_err $? "malformed: $bad; expert info: $expert"
 	log_test "malformed: frames 4, 6, 7 only; expert info: 4-7 only"
@@ -258,7 +298,8 @@ mutation_refused() {
 	local args rc
 	veth_up
 	for args in "fafc 3:1 --opcode 0101" "pfc 3:1 --magic 4643" \
-		    "pause 1 --type 1"; do
+		    "pause 1 --type 1" "fafc 3:1 --keytype 1" \
+		    "pfc 3:1 --keycount 1" "keys pause 3:all --opcode 0101"; do
 		ip netns exec "$NS" "$FRAME" tx0 $args >"$W/out" 2>"$W/err"
 		rc=$?
 		if [ $rc != 2 ] || [ -s "$W/out" ] || ! grep -q "does not apply" "$W/err"; then
@@ -266,7 +307,156 @@ mutation_refused() {
 			ktap_note "$args: exit $rc, $(cat "$W/out" "$W/err")"
 		fi
 	done
-	log_test "--opcode on fafc, --magic and --type on pfc or pause: exit 2, nothing sent"
+	log_test "--opcode on fcq frames, --magic, --type, --key* on pfc or pause, --keytype on fafc: exit 2"
+}
+
+# Keyed frames (types 2, 3) of one invocation, 1 ms apart: PAIR4, TUPLE6,
+# ALL, DST4 with ORIGIN and MORE, a bad key type, a count beyond the frame,
+# and 184 PAIR4 keys, as many as a 1500-byte MTU holds (36 + 184 * 8 =
+# 1508 bytes). K[i] is when frame i + 1 was sent, $W/krows tshark's fields
+# of each frame captured, seq and tx_ns last.
+KN=7
+TUPLES6='[2001:db8::1]:4791>[2001:db8::2]:80/udp'
+TUPLES6+=',[2001:db8::3]:4792>[2001:db8::4]:443/tcp'
+KEYS184=$(seq -f '10.1.0.%g>10.2.0.1' 184 | paste -sd,)
+keys_captured_once() {
+	[ -z "${KEYS_CAPTURED:-}" ] || return 0
+	capture keys $KN \
+		keys pause 3:origin '10.0.0.1>10.0.0.9,10.0.0.2>10.0.0.9' --wait 1ms \
+		keys resume 5 "$TUPLES6" --wait 1ms \
+		keys resume 2:all --wait 1ms \
+		keys pause 1:origin:more '>10.0.0.7' --wait 1ms \
+		keys pause 4 '10.0.0.1>10.0.0.2' --keytype 9 --wait 1ms \
+		keys pause 6 '10.0.0.1>10.0.0.2,10.0.0.3>10.0.0.4' --keycount 10 \
+		--wait 1ms \
+		keys pause 7 "$KEYS184"
+	mapfile -t K <"$W/keys.sent"
+	tsr keys -T fields -E separator='|' -e frame.len -e fcq.type \
+		-e fcq.prio -e fcq.flags -e fcq.flags.all -e fcq.flags.origin \
+		-e fcq.flags.more -e fcq.keys.type -e fcq.keys.count \
+		-e fcq.keys.src -e fcq.keys.dst -e fcq.keys.src6 \
+		-e fcq.keys.dst6 -e fcq.keys.sport -e fcq.keys.dport \
+		-e fcq.keys.proto -e data.len \
+		-e _ws.expert.message -e _ws.col.Info -e fcq.seq -e fcq.tx_ns \
+		>"$W/krows"
+	KEYS_CAPTURED=1
+}
+krow_is() { row_in "$W/krows" "$@"; }
+
+keys_captured() {
+	local got seqs txs
+	keys_captured_once
+	got=$(wc -l <"$W/krows")
+	seqs=$(awk -F'|' '{ printf "%s ", $20 }' "$W/krows")
+	txs=$(awk -F'|' '{ printf "%s ", $21 }' "$W/krows")
+	[ ${#K[@]} = $KN ] && [ "$got" = $KN ] &&
+		[ "$seqs" = "1 2 3 4 5 6 7 " ] && [ "$txs" = "$(printf '%s ' "${K[@]}")" ]
+	check_err $? "sent ${#K[@]}, captured $got, seq $seqs: $(cat "$W/keys.err")"
+	log_test "all $KN keyed frames sent and captured, seq 1-$KN, tx_ns the send time"
+}
+
+keys_pair4() {
+	keys_captured_once
+	krow_is 1 60 2 3 0x04 0 1 0 1 2 10.0.0.1,10.0.0.2 10.0.0.9,10.0.0.9 \
+		"" "" "" "" "" "" "" "Keys pause prio 3 2 pairs (origin) seq 1"
+	check_err $? "$WHY"
+	log_test "keys pause 3:origin, 2 PAIR4 keys: key type 1, count 2, sources and destinations"
+}
+
+keys_tuple6() {
+	keys_captured_once
+	krow_is 2 116 3 5 0x00 0 0 0 6 2 "" "" 2001:db8::1,2001:db8::3 \
+		2001:db8::2,2001:db8::4 4791,4792 80,443 17,6 "" "" \
+		"Keys resume prio 5 2 5-tuples seq 2"
+	check_err $? "$WHY"
+	log_test "keys resume 5, 2 TUPLE6 keys: 116 bytes, IPv6 addresses, ports, udp and tcp"
+}
+
+keys_all() {
+	keys_captured_once
+	krow_is 3 60 3 2 0x02 1 0 0 0 0 "" "" "" "" "" "" "" "" "" \
+		"Keys resume prio 2 all seq 3"
+	check_err $? "$WHY"
+	log_test "keys resume 2:all: flag ALL, key type 0, count 0"
+}
+
+keys_origin_more() {
+	keys_captured_once
+	krow_is 4 60 2 1 0x0c 0 1 1 3 1 "" 10.0.0.7 "" "" "" "" "" "" "" \
+		"Keys pause prio 1 1 destination (origin, more) seq 4"
+	check_err $? "$WHY"
+	log_test "keys pause 1:origin:more, one DST4 key: flags ORIGIN and MORE"
+}
+
+# The 24 bytes after the key list's header, as data.
+keys_bad_key_type() {
+	keys_captured_once
+	krow_is 5 60 2 4 0x00 0 0 0 9 1 "" "" "" "" "" "" "" 24 \
+		"Unknown key type" "Keys pause prio 4 1 key seq 5 [bad key type 9]"
+	check_err $? "$WHY"
+	log_test "--keytype 9: flagged unknown key type, the keys shown as data"
+}
+
+# 10 keys of 8 bytes from byte 36 of a 60-byte frame: the 2 sent and the
+# zero padding fit as 3, and are decoded.
+keys_truncated() {
+	keys_captured_once
+	krow_is 6 60 2 6 0x00 0 0 0 1 10 10.0.0.1,10.0.0.3,0.0.0.0 \
+		10.0.0.2,10.0.0.4,0.0.0.0 "" "" "" "" "" "" \
+		"Frame ends before its count of keys does" \
+		"Keys pause prio 6 10 pairs seq 6 [keys truncated]"
+	check_err $? "$WHY"
+	log_test "--keycount 10 on 2 keys: flagged keys truncated, the 3 that fit decoded"
+}
+
+keys_full_mtu() {
+	local src dst
+	keys_captured_once
+	src=$(seq -f '10.1.0.%g' 184 | paste -sd,)
+	dst=$(yes 10.2.0.1 | head -n 184 | paste -sd,)
+	krow_is 7 1508 2 7 0x00 0 0 0 1 184 "$src" "$dst" "" "" "" "" "" "" \
+		"" "Keys pause prio 7 184 pairs seq 7"
+	check_err $? "$WHY"
+	log_test "184 PAIR4 keys at MTU 1500: a 1508-byte frame, all 184 decoded"
+}
+
+# Each family's fields filter by address.
+keys_filters() {
+	local v4 v6
+	keys_captured_once
+	v4=$(tsr keys -Y 'fcq.keys.dst == 10.0.0.9' -T fields -e frame.number)
+	v6=$(tsr keys -Y 'fcq.keys.src6 == 2001:db8::3' -T fields -e frame.number)
+	[ "$v4" = 1 ] && [ "$v6" = 2 ]
+	check_err $? "fcq.keys.dst == 10.0.0.9: frame $v4; fcq.keys.src6 == 2001:db8::3: frame $v6"
+	log_test "filters fcq.keys.dst == 10.0.0.9 and fcq.keys.src6 == 2001:db8::3 find frames 1 and 2"
+}
+
+keys_expert_info() {
+	local bad expert
+	keys_captured_once
+	bad=$(tsr keys -Y _ws.malformed -T fields -e frame.number | paste -sd' ')
+	expert=$(tsr keys -Y _ws.expert -T fields -e frame.number | paste -sd' ')
+	[ "$bad" = "5 6" ] && [ "$expert" = "5 6" ]
+	check_err $? "malformed: $bad; expert info: $expert"
+	log_test "keyed frames: malformed and expert info on frames 5, 6 only"
+}
+
+# Keys of two wire types in one frame, or more than the MTU holds: exit 2,
+# naming the key or the size, nothing sent.
+keys_refused() {
+	local rc
+	veth_up
+	ip netns exec "$NS" "$FRAME" tx0 keys pause 3 '10.0.0.1>10.0.0.2,::1>::2' \
+		>"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$W/out" ] && grep -q '"::1>::2" is PAIR6' "$W/err"
+	check_err $? "PAIR4 then PAIR6: exit $rc, $(cat "$W/out" "$W/err")"
+	ip netns exec "$NS" "$FRAME" tx0 keys pause 3 "$KEYS184,10.1.1.1>10.2.0.1" \
+		>"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$W/out" ] && grep -q "185 PAIR4 keys make a 1516-byte frame" "$W/err"
+	check_err $? "185 PAIR4 keys: exit $rc, $(cat "$W/out" "$W/err")"
+	log_test "keys of two wire types, or 185 PAIR4 at MTU 1500: exit 2, nothing sent"
 }
 
 tests_run
