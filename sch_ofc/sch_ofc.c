@@ -556,12 +556,13 @@ static int ofc_change(struct Qdisc *sch, struct nlattr *opt,
 	cfg.mode = mode;
 	cfg.xoff = pc.xoff;
 	cfg.xon = pc.xon;
+	/* xoff_c 0 (auto) follows X_OFF as E7 does, with the paper's alpha */
 	if (tb[TCA_OFC_XOFF_C]) {
 		cfg.xoff_c = nla_get_u32(tb[TCA_OFC_XOFF_C]);
-		xoff_c_set = true;
-	} else if (!xoff_c_set) {
-		cfg.xoff_c = ofc_xoff_c(cfg.xoff, OFC_ALPHA_DEFAULT);
+		xoff_c_set = cfg.xoff_c;
 	}
+	if (!xoff_c_set)
+		cfg.xoff_c = ofc_xoff_c(cfg.xoff, OFC_ALPHA_DEFAULT);
 	if (tb[TCA_OFC_XEGRESS])
 		cfg.xegress = nla_get_u32(tb[TCA_OFC_XEGRESS]);
 	if (tb[TCA_OFC_FLAGS]) {

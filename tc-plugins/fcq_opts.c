@@ -536,6 +536,69 @@ static void print_prio_table(struct rtattr *xstats)
 	close_json_array(PRINT_JSON, NULL);
 }
 
+void fcq_print_counters(struct rtattr **tb, const struct fcq_counter *c,
+			int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!tb[c[i].type])
+			continue;
+		if (c[i].nl)
+			print_nl();
+		print_string(PRINT_FP, NULL, " %s", c[i].key);
+		print_u64(PRINT_ANY, c[i].key, " %llu", get64(tb, c[i].type));
+	}
+}
+
+/*
+ * Keyed pauses, on their own line when the port sent or took any (every
+ * port has the books; a pfc switch without fine-grained neighbours never
+ * uses them): always in JSON.
+ */
+static void print_kp(struct rtattr *nest)
+{
+	static const struct fcq_counter kp[] = {
+		{ TCA_FCQ_KP_TX_PAUSE, "tx_pause", false },
+		{ TCA_FCQ_KP_TX_RESUME, "tx_resume", false },
+		{ TCA_FCQ_KP_TX_KEYS, "tx_keys", false },
+		{ TCA_FCQ_KP_TX_ALL, "tx_all", false },
+		{ TCA_FCQ_KP_TX_FULL, "tx_full", false },
+		{ TCA_FCQ_KP_RX_PAUSE, "rx_pause", true },
+		{ TCA_FCQ_KP_RX_RESUME, "rx_resume", false },
+		{ TCA_FCQ_KP_RX_KEYS, "rx_keys", false },
+		{ TCA_FCQ_KP_RX_ALL, "rx_all", false },
+		{ TCA_FCQ_KP_RX_DUP, "rx_dup", false },
+		{ TCA_FCQ_KP_RX_ORPHAN, "rx_orphan", false },
+		{ TCA_FCQ_KP_RX_FULL, "rx_full", false },
+		{ TCA_FCQ_KP_RX_EXPIRED, "rx_expired", false },
+		{ TCA_FCQ_KP_RX_DEFERRED, "rx_deferred", false },
+		{ TCA_FCQ_KP_RX_COARSE, "rx_coarse", false },
+		{ TCA_FCQ_KP_RX_BAD, "rx_bad", false },
+	};
+	struct rtattr *tb[TCA_FCQ_KP_MAX + 1];
+	__u32 held = 0, applied = 0;
+	bool used = false;
+	unsigned int i;
+
+	parse_rtattr_nested(tb, TCA_FCQ_KP_MAX, nest);
+	for (i = 0; i < ARRAY_SIZE(kp); i++)
+		used |= get64(tb, kp[i].type) != 0;
+	if (tb[TCA_FCQ_KP_TX_HELD])
+		held = get32(tb[TCA_FCQ_KP_TX_HELD]);
+	if (tb[TCA_FCQ_KP_RX_APPLIED])
+		applied = get32(tb[TCA_FCQ_KP_RX_APPLIED]);
+	if (!used && !held && !applied && !is_json_context())
+		return;
+	print_nl();
+	open_json_object("kp");
+	print_string(PRINT_FP, NULL, "%s", " keyed:");
+	print_uint(PRINT_ANY, "tx_held", " tx_held %u", held);
+	print_uint(PRINT_ANY, "rx_applied", " rx_applied %u", applied);
+	fcq_print_counters(tb, kp, ARRAY_SIZE(kp));
+	close_json_object();
+}
+
 int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 {
 	static const struct {
@@ -578,6 +641,8 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 		print_u64(PRINT_ANY, port[i].key, " %llu",
 			  get64(tb, port[i].type));
 	}
+	if (tb[TCA_FCQ_STATS_KP])
+		print_kp(tb[TCA_FCQ_STATS_KP]);
 	print_prio_table(xstats);
 	return 0;
 }

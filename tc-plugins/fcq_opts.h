@@ -111,6 +111,17 @@ void fcq_print_size(const char *key, struct rtattr *a, const char *zero);
  */
 struct rtattr *fcq_print_port_opts(struct rtattr *opt);
 
+/* A u64 counter of a stats nest: its attribute, its key, on a new line. */
+struct fcq_counter {
+	int type;
+	const char *key;
+	bool nl;
+};
+
+/* Print " key N" for each of @c present in @tb (JSON: key: N). */
+void fcq_print_counters(struct rtattr **tb, const struct fcq_counter *c,
+			int n);
+
 /* Print the common xstats (TCA_FCQ_STATS_*). */
 int fcq_print_xstats(FILE *f, struct rtattr *xstats);
 

@@ -28,7 +28,7 @@ enum {
 	TCA_OFC_MODE,		/* u8: enum ofc_mode, fixed at creation */
 	TCA_OFC_KEY,		/* u8: enum ofc_key, fixed at creation */
 	TCA_OFC_FLOWS,		/* u32: flow table size, fixed at creation */
-	TCA_OFC_XOFF_C,		/* u32, bytes: X^c_OFF */
+	TCA_OFC_XOFF_C,		/* u32, bytes: X^c_OFF; 0: alpha * X_OFF */
 	TCA_OFC_XEGRESS,	/* u32, bytes: caPFC's egress threshold */
 	TCA_OFC_PAUSE_TIMEOUT,	/* u32, ns: a pause lasts at most; 0: off */
 	TCA_OFC_FLAGS,		/* bitfield32: OFC_FL_* */
