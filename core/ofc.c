@@ -17,10 +17,10 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 
 	if (c->mode == OFC_M_PFC)
 		return OFC_NONE;	/* the port's 802.1Qbb path decides */
-	/* E3: urgent, whole class; a list would not save the buffer (res. 9) */
+	/* E3: urgent, whole class; a list would not save the buffer [O9] */
 	if (v->qin >= c->xoff)
 		return v->pft_all ? OFC_NONE : OFC_PAUSE_ALL;
-	/* Below X^c_OFF is the hysteresis band (res. 5); all paused already */
+	/* Below X^c_OFF is the hysteresis band [O5]; all paused already */
 	if (v->qin < c->xoff_c || v->pft_all)
 		return OFC_NONE;
 	if (c->mode == OFC_M_CAPFC)
@@ -29,13 +29,13 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 
 	/*
 	 * E2: q_in in [X^c_OFF, X_OFF), and this egress is congested; a
-	 * drain's backlog is not congestion of its own (see ofc.h).
+	 * drain's backlog is not congestion of its own [O30].
 	 */
 	orig = v->cft_empty;
 	if ((orig ? v->qout - v->qout_drain : v->qout) < c->xoff_c)
 		return OFC_NONE;
 	/*
-	 * Res. 15: with strict_orig off, an egress whose bytes neither paused
+	 * [O15] with strict_orig off, an egress whose bytes neither paused
 	 * nor draining reach X^c_OFF is congested by itself, CFT or not.
 	 */
 	extra = !orig && !(c->flags & OFC_F_STRICT_ORIG) &&
@@ -46,7 +46,7 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 	if (!v->pft_any)
 		return orig ? OFC_SCAN_ORIG :
 		       extra ? OFC_SCAN_EXTRA : OFC_SCAN_LOCAL;
-	/* Res. 11: only what the upstream does not hold paused yet */
+	/* [O11] only what the upstream does not hold paused yet */
 	if (v->pft_has || !selects_own(orig, extra, v))
 		return OFC_NONE;
 	return orig ? OFC_KEY_ORIG : extra ? OFC_KEY_EXTRA : OFC_KEY_LOCAL;
