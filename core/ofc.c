@@ -65,9 +65,9 @@ bool ofc_scan_selects(enum ofc_act act, bool in_cft)
 	}
 }
 
-u32 ofc_xoff_c(u32 xoff, u32 alpha)
+u32 ofc_xoff_c(u32 xoff)
 {
-	return ((u64)xoff * alpha + OFC_ALPHA_ONE / 2) >> 16;
+	return fcq_div64((u64)xoff * 68, 75);
 }
 
 enum ofc_cfg_err ofc_cfg_check(const struct ofc_cfg *c)

@@ -44,7 +44,6 @@
 
 #define OFC_F_STRICT_ORIG	0x1	/* original iff the CFT is empty */
 
-#define OFC_ALPHA_ONE	65536		/* alpha is Q16 */
 
 struct ofc_cfg {
 	u8 mode;
@@ -100,8 +99,8 @@ static inline bool ofc_act_origin(enum ofc_act act)
 	       act == OFC_SCAN_EXTRA || act == OFC_KEY_EXTRA;
 }
 
-/* X^c_OFF = alpha * X_OFF (E7), rounded to the nearest byte. */
-u32 ofc_xoff_c(u32 xoff, u32 alpha);
+/* X^c_OFF = alpha * X_OFF (E7) with the paper's alpha, 68 KB / 75 KB. */
+u32 ofc_xoff_c(u32 xoff);
 
 enum ofc_cfg_err {
 	OFC_CFG_OK,

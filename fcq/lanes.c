@@ -60,6 +60,8 @@ struct sk_buff *fcq_lanes_flush(struct fcq_lanes *l)
 {
 	int i;
 
+	if (!l->iso)		/* never set up: a failed init's destroy */
+		return NULL;
 	for (i = 0; i < l->iso->n; i++)
 		if (!skb_queue_empty(&l->q[i]))
 			return fcq_lanes_pop(l, i);

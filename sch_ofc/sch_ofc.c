@@ -44,7 +44,6 @@
 
 #define OFC_XOFF_DEFAULT	76800	/* X_OFF, the paper's 75 KB */
 #define OFC_XON_DEFAULT		46080	/* X_ON, 45 KB */
-#define OFC_ALPHA_DEFAULT	(68 * OFC_ALPHA_ONE / 75) /* X^c_OFF 68 KB */
 #define OFC_FLOWS_DEFAULT	1024
 #define OFC_FLOWS_MIN		64
 #define OFC_TIMEOUT_MAX		(4 * NSEC_PER_SEC)
@@ -562,7 +561,7 @@ static int ofc_change(struct Qdisc *sch, struct nlattr *opt,
 		xoff_c_set = cfg.xoff_c;
 	}
 	if (!xoff_c_set)
-		cfg.xoff_c = ofc_xoff_c(cfg.xoff, OFC_ALPHA_DEFAULT);
+		cfg.xoff_c = ofc_xoff_c(cfg.xoff);
 	if (tb[TCA_OFC_XEGRESS])
 		cfg.xegress = nla_get_u32(tb[TCA_OFC_XEGRESS]);
 	if (tb[TCA_OFC_FLAGS]) {

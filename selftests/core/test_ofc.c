@@ -160,11 +160,11 @@ static void cfg_e5_e7(void **state)
 {
 	struct ofc_cfg c = ofc;
 
-	/* the paper's alpha, 68/75 in Q16, gives 68 KB back */
-	assert_int_equal(ofc_xoff_c(XOFF, 68 * OFC_ALPHA_ONE / 75), XOFF_C);
-	assert_int_equal(ofc_xoff_c(1000, OFC_ALPHA_ONE / 2), 500);
-	assert_int_equal(ofc_xoff_c(0xffffffff, OFC_ALPHA_ONE - 1),
-			 0xfffeffff);	/* no overflow: u64 product */
+	/* the paper's alpha: 68 KB at 75 KB, exactly, and at beta = 4 */
+	assert_int_equal(ofc_xoff_c(XOFF), XOFF_C);
+	assert_int_equal(ofc_xoff_c(4 * XOFF), 4 * XOFF_C);
+	assert_int_equal(ofc_xoff_c(75), 68);
+	assert_int_equal(ofc_xoff_c(0xffffffff), 3894103680U); /* no overflow */
 
 	assert_int_equal(ofc_cfg_check(&c), OFC_CFG_OK);
 	c.xoff_c = XOFF;
