@@ -43,26 +43,18 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 
 	if (!v->tracked)
 		return selects_own(orig, extra, v) ? OFC_PAUSE_ALL : OFC_NONE;
-	if (!v->pft_any)
-		return orig ? OFC_SCAN_ORIG :
-		       extra ? OFC_SCAN_EXTRA : OFC_SCAN_LOCAL;
+	/*
+	 * At its onset an original point pauses every flow it holds from I
+	 * at once; after that, and at a local point always, each flow is
+	 * decided as its own packets arrive [O8] (a local point's scan
+	 * could find nothing from I, again on every packet).
+	 */
+	if (!v->pft_any && (orig || extra))
+		return orig ? OFC_SCAN_ORIG : OFC_SCAN_EXTRA;
 	/* [O11] only what the upstream does not hold paused yet */
 	if (v->pft_has || !selects_own(orig, extra, v))
 		return OFC_NONE;
 	return orig ? OFC_KEY_ORIG : extra ? OFC_KEY_EXTRA : OFC_KEY_LOCAL;
-}
-
-bool ofc_scan_selects(enum ofc_act act, bool in_cft)
-{
-	switch (act) {
-	case OFC_SCAN_ORIG:
-	case OFC_SCAN_EXTRA:
-		return true;
-	case OFC_SCAN_LOCAL:
-		return in_cft;
-	default:
-		return false;
-	}
 }
 
 u32 ofc_xoff_c(u32 xoff)

@@ -72,7 +72,6 @@ enum ofc_act {
 	OFC_NONE,
 	OFC_PAUSE_ALL,		/* pause the whole class upstream of I */
 	OFC_SCAN_ORIG,		/* pause every flow of E from I */
-	OFC_SCAN_LOCAL,		/* pause E's flows from I that the CFT holds */
 	OFC_SCAN_EXTRA,		/* pause E's flows from I, CFT or not */
 	OFC_KEY_ORIG,		/* pause this packet's flow: original */
 	OFC_KEY_LOCAL,		/* pause this packet's flow: local */
@@ -88,9 +87,6 @@ enum ofc_act {
  * escalates to the whole class: it cannot be named.
  */
 enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v);
-
-/* During a scan for @act: does a flow of E from I belong in the pause? */
-bool ofc_scan_selects(enum ofc_act act, bool in_cft);
 
 /* Whether an action pauses as the original congestion point. */
 static inline bool ofc_act_origin(enum ofc_act act)

@@ -128,12 +128,11 @@ static u32 class_bytes(const struct ofc_class *c)
 	return b;
 }
 
-/* Ask @ing to hold, of class @p, the flows of this egress from @in. */
+/* Ask @ing to hold, of class @p, every flow of this egress from @in. */
 static int scan(struct ofc_sched *q, struct fcq_port *ing, u8 p, s16 in,
 		enum ofc_act act)
 {
 	struct fcq_fkey keys[OFC_SCAN_KEYS];
-	struct ofc_class *c = &q->cls[p];
 	bool origin = ofc_act_origin(act);
 	u16 tag = ofc_tag(p, in);
 	struct fcq_fent *fe;
@@ -141,9 +140,7 @@ static int scan(struct ofc_sched *q, struct fcq_port *ing, u8 p, s16 in,
 	u32 i;
 
 	fcq_ftab_for_each(&q->fit, fe, i) {
-		if (fe->tag != tag ||
-		    !ofc_scan_selects(act, c->band.all ||
-					   ((struct ofc_fit *)fe)->paused))
+		if (fe->tag != tag)
 			continue;
 		keys[n++] = fe->key;
 		if (n == OFC_SCAN_KEYS) {
@@ -164,7 +161,6 @@ static void count(struct ofc_sched *q, enum ofc_act act)
 	case OFC_KEY_ORIG:
 		q->st.orig++;
 		break;
-	case OFC_SCAN_LOCAL:
 	case OFC_KEY_LOCAL:
 		q->st.local++;
 		break;
@@ -213,7 +209,6 @@ static void decide(struct ofc_sched *q, struct ofc_class *c,
 			q->st.coarse++;
 		break;
 	case OFC_SCAN_ORIG:
-	case OFC_SCAN_LOCAL:
 	case OFC_SCAN_EXTRA:
 		added = scan(q, ing, p, cb->ingress, act);
 		if (added)

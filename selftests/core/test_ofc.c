@@ -72,18 +72,15 @@ static void local_forwards_cft_only(void **state)
 	struct ofc_view v = view(XOFF_C, XOFF_C);
 
 	v.cft_empty = false;		/* E holds a pause from downstream */
-	assert_int_equal(ofc_eval(&ofc, &v), OFC_SCAN_LOCAL);
-	v.pft_any = true;
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);	/* not in CFT */
-	v.in_cft = true;
+	v.in_cft = true;		/* flow by flow, never a scan [O8] */
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_KEY_LOCAL);
+	v.pft_any = true;
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_KEY_LOCAL);
+	v.pft_has = true;
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);
 	assert_false(ofc_act_origin(OFC_KEY_LOCAL));
 	assert_true(ofc_act_origin(OFC_KEY_ORIG));
-
-	assert_true(ofc_scan_selects(OFC_SCAN_ORIG, false));
-	assert_true(ofc_scan_selects(OFC_SCAN_LOCAL, true));
-	assert_false(ofc_scan_selects(OFC_SCAN_LOCAL, false));
-	assert_false(ofc_scan_selects(OFC_PAUSE_ALL, true));
 }
 
 static void strict_orig_off_adds_own_congestion(void **state)
@@ -96,7 +93,7 @@ static void strict_orig_off_adds_own_congestion(void **state)
 	/* half of E is paused from downstream: the rest alone is X^c_OFF */
 	v.qout_paused = XOFF_C;
 	assert_int_equal(ofc_eval(&c, &v), OFC_SCAN_EXTRA);
-	assert_int_equal(ofc_eval(&ofc, &v), OFC_SCAN_LOCAL);
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);	/* strict: local */
 	v.pft_any = true;
 	assert_int_equal(ofc_eval(&c, &v), OFC_KEY_EXTRA);
 	assert_true(ofc_act_origin(OFC_KEY_EXTRA));
@@ -104,7 +101,7 @@ static void strict_orig_off_adds_own_congestion(void **state)
 	v.qout_paused = XOFF_C + 1;
 	assert_int_equal(ofc_eval(&c, &v), OFC_NONE);
 	v.pft_any = false;
-	assert_int_equal(ofc_eval(&c, &v), OFC_SCAN_LOCAL);
+	assert_int_equal(ofc_eval(&c, &v), OFC_NONE);
 }
 
 /* [O30]: a drain's backlog is not original congestion. */
@@ -119,7 +116,8 @@ static void drain_backlog_is_not_original(void **state)
 	/* a local point forwards its downstream's flows all the same */
 	v.qout_drain = XOFF_C;
 	v.cft_empty = false;
-	assert_int_equal(ofc_eval(&ofc, &v), OFC_SCAN_LOCAL);
+	v.in_cft = true;
+	assert_int_equal(ofc_eval(&ofc, &v), OFC_KEY_LOCAL);
 	/* E3 does not look at the egress at all */
 	v.qin = XOFF;
 	v.cft_empty = true;

@@ -293,11 +293,9 @@ static void eval(struct sim *s, struct port *in, struct port *e,
 		fcq_kptx_want_all(&in->tx, PRIO);
 		break;
 	case OFC_SCAN_ORIG:
-	case OFC_SCAN_LOCAL:
 	case OFC_SCAN_EXTRA:
 		fcq_ftab_for_each(&e->fit, fe, i)
-			if (fe->tag == in->idx + 1 &&
-			    ofc_scan_selects(act, in_cft(e, &fe->key)))
+			if (fe->tag == in->idx + 1)
 				fcq_kptx_want(&in->tx, PRIO, &fe->key,
 					      ofc_act_origin(act));
 		break;
