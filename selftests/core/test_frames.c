@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "keys.h"
+
 #include "core/frames.h"
 
 static const u8 src[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x07 };
@@ -194,20 +196,6 @@ static void ext_round_trip_and_errors(void **state)
 	assert_int_equal(fcq_ext_build(c, 59, src, &f), 0);
 }
 
-static struct fcq_fkey pair4(u8 s, u8 d)
-{
-	struct fcq_fkey k;
-
-	memset(&k, 0, sizeof(k));
-	k.type = FCQ_KEY_PAIR;
-	k.family = 4;
-	k.saddr[0] = 10;
-	k.saddr[3] = s;
-	k.daddr[0] = 10;
-	k.daddr[3] = d;
-	return k;
-}
-
 static void keys_layout(void **state)
 {
 	const struct fcq_ext h = {
@@ -215,7 +203,9 @@ static void keys_layout(void **state)
 		.flags = FCQ_EXT_F_ORIGIN | FCQ_EXT_F_MORE, .seq = 7,
 		.key_type = FCQ_WK_PAIR4, .count = 3,
 	};
-	struct fcq_fkey k[3] = { pair4(1, 9), pair4(2, 9), pair4(3, 9) };
+	struct fcq_fkey k[3] = {
+		test_pair4(1, 9), test_pair4(2, 9), test_pair4(3, 9),
+	};
 	struct fcq_fkey d;
 	struct fcq_ext out;
 	u8 f[128];
@@ -262,7 +252,7 @@ static void keys_sizes_and_errors(void **state)
 	int i;
 
 	for (i = 0; i < 185; i++)
-		k[i] = pair4(i, 200);
+		k[i] = test_pair4(i, 200);
 	/* 184 pairs fill a 1500-byte MTU: 36 + 184 * 8 = 1508 <= 1514 */
 	assert_int_equal(fcq_ext_keys_build(f, 1514, src, &h, k), 1508);
 	h.count = 185;

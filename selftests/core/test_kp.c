@@ -10,34 +10,12 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "keys.h"
+
 #include "core/key.h"
 #include "core/kp.h"
 
 #define CAP	64
-
-static struct fcq_fkey pair4(u8 s, u8 d)
-{
-	struct fcq_fkey k;
-
-	memset(&k, 0, sizeof(k));
-	k.type = FCQ_KEY_PAIR;
-	k.family = 4;
-	k.saddr[0] = 10;
-	k.saddr[3] = s;
-	k.daddr[0] = 10;
-	k.daddr[3] = d;
-	return k;
-}
-
-static struct fcq_fkey pair6(u8 s, u8 d)
-{
-	struct fcq_fkey k = pair4(s, d);
-
-	k.family = 6;
-	k.saddr[15] = s;
-	k.daddr[15] = d;
-	return k;
-}
 
 struct tx {
 	struct fcq_kptx b;
@@ -69,7 +47,7 @@ static bool tx_next(struct tx *t, u16 max)
 static void tx_pause_then_resume_all(void **state)
 {
 	struct tx *t = tx_new(CAP);
-	struct fcq_fkey a = pair4(1, 9), b = pair4(2, 9);
+	struct fcq_fkey a = test_pair4(1, 9), b = test_pair4(2, 9);
 
 	assert_int_equal(fcq_kptx_want(&t->b, 3, &a, true), 1);
 	assert_int_equal(fcq_kptx_want(&t->b, 3, &a, true), 0);
@@ -105,7 +83,7 @@ static void tx_pause_then_resume_all(void **state)
 static void tx_change_between_frames_is_free(void **state)
 {
 	struct tx *t = tx_new(CAP);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kptx_want(&t->b, 0, &a, false);
 	fcq_kptx_unwant(&t->b, 0, &a);
@@ -125,7 +103,7 @@ static void tx_change_between_frames_is_free(void **state)
 static void tx_all_covers_keys(void **state)
 {
 	struct tx *t = tx_new(CAP);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kptx_want(&t->b, 5, &a, false);
 	fcq_kptx_want_all(&t->b, 5);
@@ -148,7 +126,7 @@ static void tx_all_covers_keys(void **state)
 static void tx_level_releases_at_or_below(void **state)
 {
 	struct tx *t = tx_new(CAP);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kptx_want(&t->b, 2, &a, true);
 	fcq_kptx_arm(&t->b, 2, 46080);		/* X_ON, E4: q_in <= X_ON */
@@ -170,7 +148,7 @@ static void tx_packs_by_max_type_origin(void **state)
 	int i, frames = 0, keys = 0;
 
 	for (i = 0; i < 10; i++) {
-		k = pair4(i, 200);
+		k = test_pair4(i, 200);
 		fcq_kptx_want(&t->b, 1, &k, true);
 	}
 	/* 4 per frame: 4, 4, 2, MORE on all but the last */
@@ -183,11 +161,11 @@ static void tx_packs_by_max_type_origin(void **state)
 	assert_int_equal(keys, 10);
 
 	/* one frame per wire type and per origin */
-	k = pair6(1, 2);
+	k = test_pair6(1, 2);
 	fcq_kptx_want(&t->b, 4, &k, true);
-	k = pair4(1, 2);
+	k = test_pair4(1, 2);
 	fcq_kptx_want(&t->b, 4, &k, true);
-	k = pair4(3, 2);
+	k = test_pair4(3, 2);
 	fcq_kptx_want(&t->b, 4, &k, false);
 	frames = 0;
 	while (tx_next(t, 16)) {
@@ -202,7 +180,7 @@ static void tx_packs_by_max_type_origin(void **state)
 static void tx_lowest_class_first(void **state)
 {
 	struct tx *t = tx_new(CAP);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kptx_want(&t->b, 6, &a, false);
 	fcq_kptx_want_all(&t->b, 2);
@@ -222,10 +200,10 @@ static void tx_full_wants_all(void **state)
 	int i;
 
 	for (i = 0; i < 8; i++) {
-		k = pair4(i, 1);
+		k = test_pair4(i, 1);
 		assert_int_equal(fcq_kptx_want(&t->b, 0, &k, true), 1);
 	}
-	k = pair4(8, 1);
+	k = test_pair4(8, 1);
 	assert_int_equal(fcq_kptx_want(&t->b, 0, &k, true), -1);
 	assert_int_equal(t->b.st.full, 1);
 	assert_true(tx_next(t, 16));
@@ -291,7 +269,7 @@ static u8 rx_sync(struct rx *r)
 static void rx_pause_resume(void **state)
 {
 	struct rx *r = rx_new(CAP, 0);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kprx_pause(&r->b, 3, &a, 10);
 	fcq_kprx_pause(&r->b, 3, &a, 20);
@@ -316,7 +294,7 @@ static void rx_pause_resume(void **state)
 static void rx_declined_resume_waits(void **state)
 {
 	struct rx *r = rx_new(CAP, 0);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kprx_pause(&r->b, 0, &a, 0);
 	fcq_kprx_pause(&r->b, 0, NULL, 0);
@@ -346,7 +324,7 @@ static void rx_declined_resume_waits(void **state)
 static void rx_pause_cancels_pending_resume(void **state)
 {
 	struct rx *r = rx_new(CAP, 0);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kprx_pause(&r->b, 1, &a, 0);
 	rx_sync(r);
@@ -370,7 +348,7 @@ static void rx_full_holds_class(void **state)
 	int i;
 
 	for (i = 0; i < 9; i++) {
-		k = pair4(i, 1);
+		k = test_pair4(i, 1);
 		fcq_kprx_pause(&r->b, 0, &k, 0);
 	}
 	assert_int_equal(r->b.st.full, 1);
@@ -389,7 +367,7 @@ static void rx_full_holds_class(void **state)
 static void rx_timeout(void **state)
 {
 	struct rx *r = rx_new(CAP, 1000);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kprx_pause(&r->b, 2, &a, 100);
 	fcq_kprx_pause(&r->b, 2, NULL, 500);
@@ -416,7 +394,7 @@ static void rx_timeout(void **state)
 static void rx_sync_mask(void **state)
 {
 	struct rx *r = rx_new(CAP, 0);
-	struct fcq_fkey a = pair4(1, 9);
+	struct fcq_fkey a = test_pair4(1, 9);
 
 	fcq_kprx_pause(&r->b, 1, &a, 0);
 	fcq_kprx_pause(&r->b, 4, &a, 0);

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "keys.h"
+
 #include "core/ftab.h"
 #include "core/kp.h"
 #include "core/ofc.h"
@@ -127,20 +129,6 @@ struct sim {
 	int nlog;
 	u64 moved, drains;
 };
-
-static struct fcq_fkey key_of(int src, int dst)
-{
-	struct fcq_fkey k;
-
-	memset(&k, 0, sizeof(k));
-	k.type = FCQ_KEY_PAIR;
-	k.family = 4;
-	k.saddr[0] = 10;
-	k.saddr[3] = src;
-	k.daddr[0] = 10;
-	k.daddr[3] = dst;
-	return k;
-}
 
 static void port_init(struct node *n, int idx)
 {
@@ -449,8 +437,8 @@ static void receive(struct sim *s, struct port *at, struct msg *m)
 static void log_frame(struct sim *s, struct port *pt, struct msg *m)
 {
 	struct frame_log *l = &s->log[s->nlog++];
-	struct fcq_fkey f0 = key_of(H0 + 1, R0 + 1);
-	struct fcq_fkey f1 = key_of(H1 + 1, R1 + 1);
+	struct fcq_fkey f0 = test_pair4(H0 + 1, R0 + 1);
+	struct fcq_fkey f1 = test_pair4(H1 + 1, R1 + 1);
 	u16 i;
 
 	assert_true(s->nlog < 4096);
@@ -477,7 +465,7 @@ static void host_source(struct sim *s, struct node *h)
 	h->credit -= 100;
 	p.flow = h->flow;
 	p.seq = h->sent++;
-	p.key = key_of(h->id, dst_of(h->flow) + 1);
+	p.key = test_pair4(h->id, dst_of(h->flow) + 1);
 	enqueue(s, &h->port[0], p);
 }
 
