@@ -306,6 +306,49 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 	return 1;
 }
 
+/* One of the scheme's table-driven words, as fcq_parse_port_opt(). */
+static int table_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own,
+		     const struct fcq_scheme_parser *p)
+{
+	const char *opt = **argvp;
+	char **argv = *argvp;
+	int argc = *argcp;
+	int i, w;
+	__u32 v;
+
+	for (i = 0; i < p->nu32s; i++) {
+		if (strcmp(opt, p->u32s[i].name))
+			continue;
+		NEXT_ARG();
+		if (p->u32s[i].zero && !strcmp(*argv, p->u32s[i].zero))
+			v = 0;
+		else if (p->u32s[i].get(opt, *argv, &v))
+			return -1;
+		fcq_put_u32(&own->n, p->u32s[i].type, v);
+		goto took;
+	}
+	for (i = 0; i < p->nflags; i++) {
+		if (strcmp(opt, p->flags[i].name))
+			continue;
+		NEXT_ARG();
+		w = fcq_word_arg(opt, *argv, (const char *const []){
+				 p->flags[i].w0, p->flags[i].w1, NULL });
+		if (w < 0)
+			return -1;
+		own->flags.selector |= p->flags[i].bit;
+		if (w)
+			own->flags.value |= p->flags[i].bit;
+		else
+			own->flags.value &= ~p->flags[i].bit;
+		goto took;
+	}
+	return 0;
+took:
+	*argcp = argc - 1;
+	*argvp = argv + 1;
+	return 1;
+}
+
 int fcq_parse_qopt(int argc, char **argv, struct nlmsghdr *n,
 		   const struct fcq_scheme_parser *p)
 {
@@ -316,6 +359,8 @@ int fcq_parse_qopt(int argc, char **argv, struct nlmsghdr *n,
 
 	while (argc > 0) {
 		ret = fcq_parse_port_opt(&argc, &argv, n);
+		if (!ret)
+			ret = table_opt(&argc, &argv, &own, p);
 		if (!ret)
 			ret = p->opt(&argc, &argv, &own);
 		if (ret < 0)

@@ -49,8 +49,24 @@ struct fcq_scheme_req {
 	struct nla_bitfield32 flags;
 };
 
+/* A scheme's u32 option: its word, attribute, parser and word for 0. */
+struct fcq_u32_opt {
+	const char *name;
+	int type;
+	int (*get)(const char *opt, const char *arg, __u32 *v);
+	const char *zero;	/* NULL: none */
+};
+
+/* A scheme's flag: its word, bit, and the words that clear and set it. */
+struct fcq_flag_opt {
+	const char *name;
+	__u32 bit;
+	const char *w0, *w1;
+};
+
 /*
- * A scheme's part of its plugin's parse_qopt. @opt takes one of the
+ * A scheme's part of its plugin's parse_qopt. @u32s and @flags are its
+ * table-driven words; @opt takes any other of the
  * scheme's words as fcq_parse_port_opt() takes a port's: adds it to
  * @own (or to own->flags), advances past it and returns 1; 0 if the word
  * is not one; -1 (reported) on a bad value. @flags_type, if not 0, is the
@@ -58,6 +74,10 @@ struct fcq_scheme_req {
  * prints the usage (for "help" and unknown words).
  */
 struct fcq_scheme_parser {
+	const struct fcq_u32_opt *u32s;
+	int nu32s;
+	const struct fcq_flag_opt *flags;
+	int nflags;
 	int (*opt)(int *argc, char ***argv, struct fcq_scheme_req *own);
 	int flags_type;
 	void (*explain)(void);

@@ -37,12 +37,8 @@ static int word2(const char *opt, const char *arg, const char *w0,
 	return fcq_word_arg(opt, arg, (const char *const []){ w0, w1, NULL });
 }
 
-/* The switch-wide flags: word, bit, the words for clear and set. */
-static const struct {
-	const char *name;
-	__u32 bit;
-	const char *w0, *w1;
-} flag_opts[] = {
+/* The switch-wide flags. */
+static const struct fcq_flag_opt flag_opts[] = {
 	{ "ecn_pred", FAFC_FL_ECN, "off", "on" },
 	{ "ecnof", FAFC_FL_ECNOF, "off", "on" },
 	{ "pred", FAFC_FL_PRED, "off", "on" },
@@ -51,58 +47,27 @@ static const struct {
 	{ "demand_cap", FAFC_FL_DEMAND_CAP, "off", "on" },
 };
 
+static const struct fcq_u32_opt u32_opts[] = {
+	{ "quantum", TCA_FAFC_QUANTUM, fcq_size_arg, NULL },
+	{ "thop", TCA_FAFC_THOP, fcq_time_arg, "auto" },
+	{ "th_p", TCA_FAFC_TH_P, fcq_size_arg, NULL },
+	{ "th_e", TCA_FAFC_TH_E, fcq_size_arg, NULL },
+	{ "th_c", TCA_FAFC_TH_C, fcq_size_arg, "auto" },
+	{ "holt_alpha", TCA_FAFC_ALPHA, fcq_q16_arg, NULL },
+	{ "holt_beta", TCA_FAFC_BETA, fcq_q16_arg, NULL },
+	{ "fdec", TCA_FAFC_FDEC, fcq_q16_arg, NULL },
+	{ "dec_win", TCA_FAFC_DEC_WIN, fcq_uint_arg, NULL },
+	{ "horizon", TCA_FAFC_HORIZON, fcq_uint_arg, NULL },
+};
+
 static int fafc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 {
-	static const struct {
-		const char *name;
-		int type;
-		int (*get)(const char *opt, const char *arg, __u32 *v);
-		bool zero_auto;		/* "auto" is 0 */
-	} u32_opts[] = {
-		{ "quantum", TCA_FAFC_QUANTUM, fcq_size_arg, false },
-		{ "thop", TCA_FAFC_THOP, fcq_time_arg, true },
-		{ "th_p", TCA_FAFC_TH_P, fcq_size_arg, false },
-		{ "th_e", TCA_FAFC_TH_E, fcq_size_arg, false },
-		{ "th_c", TCA_FAFC_TH_C, fcq_size_arg, true },
-		{ "holt_alpha", TCA_FAFC_ALPHA, fcq_q16_arg, false },
-		{ "holt_beta", TCA_FAFC_BETA, fcq_q16_arg, false },
-		{ "fdec", TCA_FAFC_FDEC, fcq_q16_arg, false },
-		{ "dec_win", TCA_FAFC_DEC_WIN, fcq_uint_arg, false },
-		{ "horizon", TCA_FAFC_HORIZON, fcq_uint_arg, false },
-	};
 	const char *opt = **argvp;
 	char **argv = *argvp;
 	int argc = *argcp;
-	unsigned int i;
 	int w;
-	__u32 v;
 
-	for (i = 0; i < ARRAY_SIZE(u32_opts); i++)
-		if (!strcmp(opt, u32_opts[i].name))
-			break;
-	if (i < ARRAY_SIZE(u32_opts)) {
-		NEXT_ARG();
-		if (u32_opts[i].zero_auto && !strcmp(*argv, "auto"))
-			v = 0;
-		else if (u32_opts[i].get(opt, *argv, &v))
-			return -1;
-		fcq_put_u32(&own->n, u32_opts[i].type, v);
-		goto took;
-	}
-	for (i = 0; i < ARRAY_SIZE(flag_opts); i++)
-		if (!strcmp(opt, flag_opts[i].name))
-			break;
-	if (i < ARRAY_SIZE(flag_opts)) {
-		NEXT_ARG();
-		w = word2(opt, *argv, flag_opts[i].w0, flag_opts[i].w1);
-		if (w < 0)
-			return -1;
-		own->flags.selector |= flag_opts[i].bit;
-		if (w)
-			own->flags.value |= flag_opts[i].bit;
-		else
-			own->flags.value &= ~flag_opts[i].bit;
-	} else if (!strcmp(opt, "fallback") || !strcmp(opt, "cwr")) {
+	if (!strcmp(opt, "fallback") || !strcmp(opt, "cwr")) {
 		NEXT_ARG();
 		w = word2(opt, *argv, "off", "on");
 		if (w < 0)
@@ -133,7 +98,6 @@ static int fafc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 	} else {
 		return 0;
 	}
-took:
 	*argcp = argc - 1;
 	*argvp = argv + 1;
 	return 1;
@@ -143,6 +107,10 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
 	static const struct fcq_scheme_parser parser = {
+		.u32s = u32_opts,
+		.nu32s = ARRAY_SIZE(u32_opts),
+		.flags = flag_opts,
+		.nflags = ARRAY_SIZE(flag_opts),
 		.opt = fafc_opt,
 		.flags_type = TCA_FAFC_FLAGS,
 		.explain = explain,

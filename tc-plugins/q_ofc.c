@@ -25,37 +25,24 @@ static void explain(void)
 static const char *const modes[] = { "ofc", "capfc", "pfc", NULL };
 static const char *const keys[] = { "pair", "dst", "5tuple", NULL };
 
+static const struct fcq_u32_opt u32_opts[] = {
+	{ "flows", TCA_OFC_FLOWS, fcq_uint_arg, NULL },
+	{ "xoff_c", TCA_OFC_XOFF_C, fcq_size_arg, "auto" },
+	{ "xegress", TCA_OFC_XEGRESS, fcq_size_arg, "auto" },
+	{ "pause_timeout", TCA_OFC_PAUSE_TIMEOUT, fcq_time_arg, "off" },
+};
+
+static const struct fcq_flag_opt flag_opts[] = {
+	{ "strict_orig", OFC_FL_STRICT_ORIG, "off", "on" },
+};
+
 static int ofc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 {
-	static const struct {
-		const char *name;
-		int type;
-		int (*get)(const char *opt, const char *arg, __u32 *v);
-		const char *zero;	/* the word for 0, if any */
-	} u32_opts[] = {
-		{ "flows", TCA_OFC_FLOWS, fcq_uint_arg, NULL },
-		{ "xoff_c", TCA_OFC_XOFF_C, fcq_size_arg, "auto" },
-		{ "xegress", TCA_OFC_XEGRESS, fcq_size_arg, "auto" },
-		{ "pause_timeout", TCA_OFC_PAUSE_TIMEOUT, fcq_time_arg, "off" },
-	};
 	const char *opt = **argvp;
 	char **argv = *argvp;
 	int argc = *argcp;
-	unsigned int i;
-	int w;
-	__u32 v;
+	int i, w;
 
-	for (i = 0; i < ARRAY_SIZE(u32_opts); i++) {
-		if (strcmp(opt, u32_opts[i].name))
-			continue;
-		NEXT_ARG();
-		if (u32_opts[i].zero && !strcmp(*argv, u32_opts[i].zero))
-			v = 0;
-		else if (u32_opts[i].get(opt, *argv, &v))
-			return -1;
-		fcq_put_u32(&own->n, u32_opts[i].type, v);
-		goto done;
-	}
 	if (!strcmp(opt, "mode") || !strcmp(opt, "key")) {
 		bool mode = !strcmp(opt, "mode");
 
@@ -65,17 +52,6 @@ static int ofc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 			return -1;
 		fcq_put_u8(&own->n, mode ? TCA_OFC_MODE : TCA_OFC_KEY,
 			   mode ? w : w + OFC_KEY_PAIR);
-	} else if (!strcmp(opt, "strict_orig")) {
-		NEXT_ARG();
-		w = fcq_word_arg(opt, *argv,
-				 (const char *const []){ "off", "on", NULL });
-		if (w < 0)
-			return -1;
-		own->flags.selector |= OFC_FL_STRICT_ORIG;
-		if (w)
-			own->flags.value |= OFC_FL_STRICT_ORIG;
-		else
-			own->flags.value &= ~OFC_FL_STRICT_ORIG;
 	} else if (!strcmp(opt, "strict")) {
 		__u8 mask;
 
@@ -96,7 +72,6 @@ static int ofc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 	} else {
 		return 0;
 	}
-done:
 	*argcp = argc - 1;
 	*argvp = argv + 1;
 	return 1;
@@ -106,6 +81,10 @@ static int ofc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			 struct nlmsghdr *n, const char *dev)
 {
 	static const struct fcq_scheme_parser parser = {
+		.u32s = u32_opts,
+		.nu32s = ARRAY_SIZE(u32_opts),
+		.flags = flag_opts,
+		.nflags = ARRAY_SIZE(flag_opts),
 		.opt = ofc_opt,
 		.flags_type = TCA_OFC_FLAGS,
 		.explain = explain,
