@@ -340,9 +340,9 @@ bool fcq_kp_level(struct fcq_port *ing, u8 p, u32 bytes);
 size_t fcq_kp_build(struct fcq_port *port, u8 *buf, size_t size, u64 now);
 unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
 		       const struct fcq_ext *f);
-/* Apply what the peer changed (root lock); the classes resumed. */
-u8 fcq_kp_sync(struct fcq_port *port, const struct fcq_kprx_ops *ops,
-	       void *arg, u64 now);
+/* Apply what the peer changed in classes @mask (root lock); those resumed. */
+u8 fcq_kp_sync(struct fcq_port *port, u8 mask,
+	       const struct fcq_kprx_ops *ops, void *arg, u64 now);
 bool fcq_kp_applied(struct fcq_port *port, u8 p, const struct fcq_fkey *k);
 /* tc qdisc replace: what @prev held upstream, @port ends (sw->lock). */
 void fcq_kp_take_over(struct fcq_port *port, struct fcq_port *prev);

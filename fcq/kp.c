@@ -241,8 +241,8 @@ out:
 	return NF_STOLEN;
 }
 
-u8 fcq_kp_sync(struct fcq_port *port, const struct fcq_kprx_ops *ops,
-	       void *arg, u64 now)
+u8 fcq_kp_sync(struct fcq_port *port, u8 mask,
+	       const struct fcq_kprx_ops *ops, void *arg, u64 now)
 {
 	struct fcq_kprx *b = port->kprx;
 	u8 resumed = 0;
@@ -252,7 +252,7 @@ u8 fcq_kp_sync(struct fcq_port *port, const struct fcq_kprx_ops *ops,
 	spin_lock(&port->pause_lock);
 	if (b->timeout)
 		port->kp_expiry = fcq_kprx_expire(b, now) ?: U64_MAX;
-	resumed = fcq_kprx_sync(b, 0xff, ops, arg);
+	resumed = fcq_kprx_sync(b, mask, ops, arg);
 	WRITE_ONCE(port->kp_pending, b->pending);
 	spin_unlock(&port->pause_lock);
 	return resumed;

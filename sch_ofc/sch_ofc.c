@@ -305,9 +305,9 @@ static const struct fcq_kprx_ops ofc_kp_ops = {
 	.resume = kp_resume,
 };
 
-static void sync(struct ofc_sched *q, u64 now)
+static void sync(struct ofc_sched *q, u8 mask, u64 now)
 {
-	u8 resumed = fcq_kp_sync(&q->port, &ofc_kp_ops, q, now);
+	u8 resumed = fcq_kp_sync(&q->port, mask, &ofc_kp_ops, q, now);
 	int p;
 
 	for (p = 0; resumed && p < FCQ_NUM_PRIO; p++)
@@ -337,7 +337,11 @@ static struct sk_buff *head(struct ofc_sched *q, u8 p, u64 now)
 	for (;;) {
 		lane = ofc_band_lane(&c->band);
 		if (lane == OFC_LANE_DRAINED) {
-			sync(q, now);	/* deferred resumes may go now */
+			/*
+			 * Its deferred resumes may go now; only this class's,
+			 * so that the heads already offered stay valid.
+			 */
+			sync(q, BIT(p), now);
 			continue;
 		}
 		if (lane == OFC_LANE_NONE)
@@ -355,16 +359,20 @@ static struct sk_buff *ofc_pick(struct fcq_port *port, u64 now, u64 *retry)
 	struct ofc_sched *q = ofc_of(port);
 	struct fcq_ready r = {};
 	struct sk_buff *skb;
-	int p;
+	int p, lane;
 
-	sync(q, now);
+	sync(q, 0xff, now);
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
 		fcq_ready_offer(port, &r, p, head(q, p, now), now, retry);
 	*retry = min(*retry, port->kp_expiry);
 	p = fcq_ets_pick(&q->ets, r.mask, r.len);
 	if (p < 0)
 		return NULL;
-	skb = fcq_lanes_pop(&q->cls[p].l, ofc_band_lane(&q->cls[p].band));
+	/* The lane head() served: nothing changed since */
+	lane = ofc_band_lane(&q->cls[p].band);
+	if (WARN_ON_ONCE(lane < 0))
+		return NULL;
+	skb = fcq_lanes_pop(&q->cls[p].l, lane);
 	fit_put(q, skb);
 	return skb;
 }
@@ -602,7 +610,13 @@ static int ofc_change(struct Qdisc *sch, struct nlattr *opt,
 	sch_tree_lock(sch);
 	fcq_port_apply(&q->port, &pc);
 	q->port.sends_pfc = mode == OFC_M_PFC;
-	q->cfg = cfg;
+	q->cfg.mode = cfg.mode;
+	q->cfg.xoff = cfg.xoff;
+	q->cfg.xon = cfg.xon;
+	/* the dump reads these without the lock */
+	WRITE_ONCE(q->cfg.xoff_c, cfg.xoff_c);
+	WRITE_ONCE(q->cfg.xegress, cfg.xegress);
+	WRITE_ONCE(q->cfg.flags, cfg.flags);
 	q->xoff_c_set = xoff_c_set;
 	q->key = key;
 	q->flows = flows;
