@@ -106,13 +106,15 @@ $(B)/tools/fcqctl: tools/fcqctl.c include/uapi/linux/fcq.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LIBS)
 
-$(B)/tools/fcq-gen: tools/fcq-gen.c tools/cmd_usage.c tools/cmd_usage.h
+$(B)/tools/fcq-gen: tools/fcq-gen.c tools/cmd_usage.c tools/cmd_usage.h \
+		tools/rate.c tools/rate.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $< tools/cmd_usage.c -lm
+	$(CC) $(USER_CFLAGS) -o $@ $< tools/cmd_usage.c tools/rate.c -lm
 
-$(B)/tools/fcq-net: tools/fcq-net.c tools/cmd_usage.c tools/cmd_usage.h
+$(B)/tools/fcq-net: tools/fcq-net.c tools/cmd_usage.c tools/cmd_usage.h \
+		tools/rate.c tools/rate.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $< tools/cmd_usage.c
+	$(CC) $(USER_CFLAGS) -o $@ $< tools/cmd_usage.c tools/rate.c
 
 $(B)/tools/fcq-report: tools/fcq-report.c
 	@mkdir -p $(dir $@)

@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "cmd_usage.h"
+#include "rate.h"
 
 #define MAX_NODES	4096
 #define MAX_LINKS	16384
@@ -146,25 +147,6 @@ static const struct option long_opts[] = {
 
 
 /* ---- topology.txt ---------------------------------------------------- */
-
-/* "100Gbps", "25Mbps", "1000bps" -> bytes/s */
-static double parse_rate(const char *s)
-{
-	char *unit;
-	double v = strtod(s, &unit);
-
-	if (unit == s || v <= 0)
-		return -1;
-	if (!strcmp(unit, "Gbps"))
-		v *= 1e9;
-	else if (!strcmp(unit, "Mbps"))
-		v *= 1e6;
-	else if (!strcmp(unit, "Kbps"))
-		v *= 1e3;
-	else if (strcmp(unit, "bps"))
-		return -1;
-	return v / 8;
-}
 
 /* "0.001ms", "1us", "500ns", "1s" -> ns */
 static double parse_delay(const char *s)
