@@ -23,6 +23,19 @@
  *       one long TCP flow; every interval prints the bytes the receiver has
  *       acknowledged so far (TCP_INFO), i.e. its goodput over time.
  *
+ *   fcq-gen paced [-p PORT] [-t TOS] [-e EPOCH_NS] DST RATE START BYTES
+ *       one UDP stream of BYTES payload bytes at RATE (payload bits/s, as
+ *       fcq-net's rates: 45Mbps) from EPOCH_NS + START seconds, in
+ *       datagrams that fill the path MTU. Each carries a struct phdr: flow
+ *       id (random), BYTES, the offset of its first payload byte, its send
+ *       time and the payload size. Datagram k is due at
+ *       start + k * payload / RATE on CLOCK_MONOTONIC, absolute, so that
+ *       the pace does not drift; a due datagram is sent at once, so a
+ *       sender held back catches up back to back with what it missed and
+ *       never sends ahead of its schedule. PACED_MARKS end markers (offset
+ *       BYTES, no payload) follow, one interval apart. Prints one JSON
+ *       line; "late" counts datagrams sent more than an interval late.
+ *
  *   fcq-gen now
  *       CLOCK_MONOTONIC in ns, to compute an epoch shared by the generators
  *       of several hosts on one machine.
@@ -89,6 +102,7 @@
  *   rtt <src_id> <dst_id> <base_rtt_ns> <bottleneck_Bps> [<links>]
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -107,12 +121,14 @@
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd_usage.h"
+#include "rate.h"
 
 #define MAGIC		0x46435147u	/* "FCQG" */
 #define DEFAULT_PORT	5201
@@ -122,12 +138,28 @@
 #define MAX_PORTS	16
 #define NSEC		1000000000ULL
 #define UDP_IDLE_NS	(60 * NSEC)	/* a UDP flow this silent lost data */
+#define PACED_MAGIC	0x46435150u	/* "FCQP" */
+#define PACED_MARKS	3		/* end markers: one may be lost */
 
 struct hdr {
 	uint32_t magic;
 	uint32_t flow;
 	uint64_t size;		/* payload bytes after the header(s) */
 } __attribute__((packed));
+
+/*
+ * A paced stream's datagram header. In network byte order, unlike struct
+ * hdr: tc's u32 filters and captures read it as toolkit.rst documents it.
+ */
+struct phdr {
+	uint32_t magic;
+	uint32_t flow;
+	uint64_t size;		/* the stream's payload bytes */
+	uint64_t off;		/* of the first payload byte; size: end marker */
+	uint64_t sent;		/* CLOCK_MONOTONIC ns, when sent */
+	uint32_t seg;		/* payload bytes of each datagram but the last */
+	uint32_t zero;		/* sent as 0: 40 bytes, aligned, not packed */
+};
 
 struct opts {
 	int port;
@@ -176,6 +208,14 @@ static const struct cmd_usage usages[] = {
 	  "fcq-gen bulk [-p PORT] [-t TOS] [-c CC] [-i SECONDS] DST SECONDS\n"
 	  "    one long TCP flow; every -i SECONDS (default 0.1) a JSON line with\n"
 	  "    the bytes acknowledged so far\n" },
+	{ "paced",
+	  "fcq-gen paced [-p PORT] [-t TOS] [-e EPOCH_NS] DST RATE START BYTES\n"
+	  "    one UDP stream of BYTES payload bytes to DST's sink, paced at RATE\n"
+	  "    (payload bits/s: 45Mbps, 1Gbps) from EPOCH_NS (CLOCK_MONOTONIC,\n"
+	  "    default now) + START seconds; each datagram carries its byte\n"
+	  "    offset. A JSON line with what was sent, and how many datagrams\n"
+	  "    went out more than one interval late (they are sent at once)\n"
+	  "    -p PORT  the sink's (default 5201)   -t TOS  IP TOS\n" },
 	{ "now",
 	  "fcq-gen now\n"
 	  "    CLOCK_MONOTONIC in ns\n" },
@@ -822,6 +862,90 @@ static struct flow *parse_flows(char **spec, int nf, const struct opts *o)
 		free(s);
 	}
 	return fl;
+}
+
+/* ---- paced ----------------------------------------------------------- */
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { t / NSEC, t % NSEC };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+/* @size payload bytes to @host at @bps bytes/s from @start (ns): see the
+ * header comment for the schedule.
+ */
+static int paced_send(const char *host, double bps, uint64_t start,
+		      uint64_t size, const struct opts *o)
+{
+	static char buf[65536];
+	struct phdr *h = (struct phdr *)buf;
+	uint64_t nd, k, ival, late = 0, max_late = 0, first = 0, end = 0;
+	char dst_s[INET_ADDRSTRLEN];
+	struct sockaddr_in dst, self;
+	uint32_t flow, seg;
+	int fd, mtu;
+	socklen_t l = sizeof(mtu);
+
+	if (parse_dst(&dst, host, o->port))
+		usage();
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("socket");
+	set_opts(fd, o, o->tos, false);
+	if (connect(fd, (struct sockaddr *)&dst, sizeof(dst)))
+		die("connect");
+	if (getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &l))
+		die("IP_MTU");
+	if (mtu <= 20 + 8 + (int)sizeof(*h))
+		fail("MTU %d: no room for a payload", mtu);
+	seg = mtu - 20 - 8 - sizeof(*h);
+	/* Random: a sink that saw this address and port before can tell. */
+	if (getrandom(&flow, sizeof(flow), 0) != sizeof(flow))
+		die("getrandom");
+	nd = (size - 1) / seg + 1;
+	ival = seg / bps * NSEC;
+	*h = (struct phdr){ .magic = htonl(PACED_MAGIC), .flow = htonl(flow),
+			    .size = htobe64(size), .seg = htonl(seg) };
+	/* Timers to the ns, not rounded up by the default 50 us slack. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	for (k = 0; k < nd + PACED_MARKS; k++) {
+		uint64_t off = k < nd ? k * seg : size, now;
+		uint64_t len = size - off < seg ? size - off : seg;
+		uint64_t due = start + (uint64_t)(k * (double)seg / bps * NSEC);
+
+		sleep_until(due);
+		now = now_ns();
+		if (k < nd) {
+			late += now - due > ival;
+			if (now - due > max_late)
+				max_late = now - due;
+			first = first ?: now;
+			end = now;
+		}
+		h->off = htobe64(off);
+		h->sent = htobe64(now);
+		if (send(fd, buf, sizeof(*h) + len, 0) < 0)
+			die("send");
+	}
+	l = sizeof(self);
+	getsockname(fd, (struct sockaddr *)&self, &l);
+	inet_ntop(AF_INET, &dst.sin_addr, dst_s, sizeof(dst_s));
+	printf("{\"proto\":\"paced\",\"dst\":\"%s\",\"sport\":%u,\"dport\":%u,",
+	       dst_s, ntohs(self.sin_port), o->port);
+	printf("\"flow\":%u,\"rate_bps\":%.0f,\"dgram\":%u,\"bytes\":%llu,",
+	       flow, bps * 8, seg, (unsigned long long)size);
+	printf("\"dgrams\":%llu,\"start_ns\":%llu,\"first_ns\":%llu,",
+	       (unsigned long long)nd, (unsigned long long)start,
+	       (unsigned long long)first);
+	printf("\"end_ns\":%llu,\"late\":%llu,\"max_late_ns\":%llu}\n",
+	       (unsigned long long)end, (unsigned long long)late,
+	       (unsigned long long)max_late);
+	close(fd);
+	return 0;
 }
 
 /* ---- input files: NET, CDF, flow.txt --------------------------------- */
@@ -1513,7 +1637,9 @@ static int run(struct opts *o, const char *netf, const char *flowf,
 
 /* ---- options ------------------------------------------------------- */
 
-static double arg_num(int opt, const char *s, double min, double max)
+/* @s, the argument @what, as a number in [@min, @max], or fail. */
+static double parse_num(const char *what, const char *s, double min,
+			double max)
 {
 	char *end;
 	double v;
@@ -1521,20 +1647,72 @@ static double arg_num(int opt, const char *s, double min, double max)
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end || errno || !(v >= min && v <= max))
-		fail("bad -%c '%s'", opt, s);
+		fail("bad %s '%s'", what, s);
 	return v;
 }
 
-static uint64_t arg_u64(int opt, const char *s, uint64_t max)
+static uint64_t parse_u64(const char *what, const char *s, uint64_t min,
+			  uint64_t max)
 {
 	unsigned long long v;
 	char *end;
 
 	errno = 0;
 	v = strtoull(s, &end, 0);
-	if (*s < '0' || *s > '9' || *end || errno || v > max)
-		fail("bad -%c '%s'", opt, s);
+	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max)
+		fail("bad %s '%s'", what, s);
 	return v;
+}
+
+static double arg_num(int opt, const char *s, double min, double max)
+{
+	const char what[] = { '-', opt, '\0' };
+
+	return parse_num(what, s, min, max);
+}
+
+static uint64_t arg_u64(int opt, const char *s, uint64_t max)
+{
+	const char what[] = { '-', opt, '\0' };
+
+	return parse_u64(what, s, 0, max);
+}
+
+static int paced_main(int argc, char **argv)
+{
+	struct opts o = { .port = DEFAULT_PORT, .tos = -1 };
+	double bps, start;
+	uint64_t size;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "p:t:e:h", long_opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			o.port = parse_u64("-p", optarg, 1, 65535);
+			break;
+		case 't':
+			o.tos = arg_u64(opt, optarg, 255);
+			break;
+		case 'e':
+			o.epoch = arg_u64(opt, optarg, UINT64_MAX);
+			break;
+		case 'h':
+			usage_to(stdout, "paced", 0);
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 4)
+		usage();
+	bps = parse_rate(argv[optind + 1]);
+	if (bps <= 0)
+		fail("bad RATE '%s' (like 45Mbps: bps, Kbps, Mbps or Gbps)",
+		     argv[optind + 1]);
+	start = parse_num("START", argv[optind + 2], 0, 1e6);
+	size = parse_u64("BYTES", argv[optind + 3], 1, UINT64_MAX / 2);
+	return paced_send(argv[optind], bps, (o.epoch ?: now_ns()) + start * 1e9,
+		     size, &o);
 }
 
 static int workload_main(int argc, char **argv)
@@ -1615,6 +1793,8 @@ int main(int argc, char **argv)
 		return workload_main(argc, argv);
 	if (!strcmp(mode, "run"))
 		return run_main(argc, argv);
+	if (!strcmp(mode, "paced"))
+		return paced_main(argc, argv);
 	while ((opt = getopt_long(argc, argv, "up:t:c:e:i:T:h", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {

@@ -47,6 +47,7 @@ CASES=(
 	"build/tools/fcq-gen server"
 	"build/tools/fcq-gen flows"
 	"build/tools/fcq-gen bulk"
+	"build/tools/fcq-gen paced"
 	"build/tools/fcq-gen now"
 	"build/tools/fcq-gen workload"
 	"build/tools/fcq-gen run"
