@@ -2,11 +2,22 @@
 /*
  * fcq-gen - open-loop traffic with exact flow completion times.
  *
- *   fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC]
+ *   fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC] [-b MS] [-T SECONDS]
  *       sink on TCP and UDP PORT (each of them): a flow announces its size
  *       in a 16-byte header, sends that many bytes, and gets one byte back
  *       once they all arrived. -c: the listeners' congestion control (a
- *       DCTCP sender gets ECN only from a DCTCP listener).
+ *       DCTCP sender gets ECN only from a DCTCP listener). Paced streams
+ *       (below) are followed apart, keyed by source address, port and
+ *       flow id: datagrams and new bytes received, new bytes per -b MS bin
+ *       (default 10) from the first datagram, duplicates (a bit per
+ *       datagram), reorders (a datagram whose offset is below the highest
+ *       received before it) and the one-way delay from the send time
+ *       (meaningful when sender and sink share a clock: namespaces of one
+ *       machine). A stream ends when every byte is in; or 1 s after its
+ *       last datagram once an end marker came (stragglers the marker
+ *       overtook still count); or after -T SECONDS (default 60) of silence
+ *       without a marker. Then a JSON line on stdout, lost = size - bytes
+ *       received; what comes later (markers, duplicates) is ignored.
  *
  *   fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]
  *                 FLOW...
@@ -140,6 +151,10 @@
 #define UDP_IDLE_NS	(60 * NSEC)	/* a UDP flow this silent lost data */
 #define PACED_MAGIC	0x46435150u	/* "FCQP" */
 #define PACED_MARKS	3		/* end markers: one may be lost */
+#define MAX_PACED	1024		/* streams a sink follows at once */
+#define MAX_PACED_DGRAMS (128 << 20)	/* a stream's bitmap: 16 MB at most */
+#define PACED_LINGER_NS	NSEC		/* after a marker: stragglers */
+#define SWEEP_MS	100		/* how often the sink looks for ends */
 
 struct hdr {
 	uint32_t magic;
@@ -172,6 +187,7 @@ struct opts {
 	bool fct;		/* run: fct.txt lines; a failed flow: not fatal */
 	double scale;		/* run: real time per flow-file time */
 	FILE *lag;		/* run: each flow's start lag, or NULL */
+	uint64_t bin;		/* server: paced streams' goodput bin, ns */
 };
 
 static char zeros[CHUNK];
@@ -193,9 +209,12 @@ static void die(const char *what)
 /* Each command's usage, after "usage: ", as its --help prints it. */
 static const struct cmd_usage usages[] = {
 	{ "server",
-	  "fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC]\n"
+	  "fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC] [-b MS] [-T SECONDS]\n"
 	  "    a sink on TCP and UDP port PORT, each of them (default 5201)\n"
-	  "    -t TOS  IP TOS of what it sends   -c CC  TCP congestion control\n" },
+	  "    -t TOS  IP TOS of what it sends   -c CC  TCP congestion control\n"
+	  "    a JSON line per paced stream, once every byte is in, or 1 s after\n"
+	  "    its end marker, or after -T SECONDS (default 60) of silence:\n"
+	  "    bytes, lost, dups, reorders, goodput per -b MS bin (default 10)\n" },
 	{ "flows",
 	  "fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]\n"
 	  "                     DST:BYTES[@SECONDS]...\n"
@@ -323,6 +342,197 @@ struct udp_flow {
 	bool used;
 };
 
+/* A paced stream, as the sink follows it. */
+enum { PS_FREE, PS_OPEN, PS_MARKED, PS_DONE };
+
+struct pstream {
+	struct sockaddr_in6 from;
+	uint32_t flow;
+	uint32_t seg;
+	uint64_t size;
+	uint64_t *have;		/* a bit per datagram received */
+	uint64_t *bins;		/* new payload bytes per bin from first */
+	uint64_t nbins, cap;	/* bins used, allocated */
+	uint64_t bytes;		/* new payload bytes */
+	uint64_t dgrams;	/* with payload, duplicates included */
+	uint64_t dups, reorders;
+	uint64_t high;		/* the highest offset received */
+	uint64_t first, last;	/* first datagram, last new byte (ns) */
+	uint64_t seen;		/* last datagram (ns) */
+	uint64_t owd_sum, owd_max;
+	int state;
+};
+
+struct psink {
+	struct pstream s[MAX_PACED];
+	int n;			/* slots in use are below it */
+	uint64_t bin, idle;	/* ns */
+};
+
+static bool same_from(const struct sockaddr_in6 *a,
+		      const struct sockaddr_in6 *b)
+{
+	return a->sin6_port == b->sin6_port &&
+	       !memcmp(&a->sin6_addr, &b->sin6_addr, sizeof(a->sin6_addr));
+}
+
+/* The stream of a datagram, made on its first; NULL: not to follow. */
+static struct pstream *pstream_get(struct psink *p,
+				   const struct sockaddr_in6 *from,
+				   uint32_t flow, uint64_t size, uint32_t seg,
+				   uint64_t now)
+{
+	static bool warned;
+	struct pstream *s = NULL;
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->s[i].state == PS_FREE) {
+			s = s ?: &p->s[i];
+		} else if (p->s[i].flow == flow &&
+			   same_from(&p->s[i].from, from)) {
+			s = &p->s[i];
+			/* another size or segment: not this stream's */
+			return s->size == size && s->seg == seg ? s : NULL;
+		}
+	}
+	if (!s && p->n < MAX_PACED)
+		s = &p->s[p->n++];
+	if (!s) {
+		if (!warned)
+			fprintf(stderr, "fcq-gen: %d paced streams: others ignored\n",
+				MAX_PACED);
+		warned = true;
+		return NULL;
+	}
+	*s = (struct pstream){ .from = *from, .flow = flow, .seg = seg,
+			       .size = size, .first = now, .last = now,
+			       .state = PS_OPEN };
+	s->have = calloc((size - 1) / seg / 64 + 1, sizeof(*s->have));
+	if (!s->have)
+		die("calloc");
+	return s;
+}
+
+static void pstream_bin(struct pstream *s, uint64_t i, uint64_t bytes)
+{
+	if (i >= s->cap) {
+		uint64_t cap = s->cap ?: 64;
+
+		while (cap <= i)
+			cap *= 2;
+		s->bins = realloc(s->bins, cap * sizeof(*s->bins));
+		if (!s->bins)
+			die("realloc");
+		memset(s->bins + s->cap, 0, (cap - s->cap) * sizeof(*s->bins));
+		s->cap = cap;
+	}
+	s->bins[i] += bytes;
+	if (i >= s->nbins)
+		s->nbins = i + 1;
+}
+
+/* Its JSON line; the slot stays, ignoring late datagrams, for a while. */
+static void pstream_end(const struct psink *p, struct pstream *s,
+			const char *how)
+{
+	const uint8_t *a = s->from.sin6_addr.s6_addr;
+	uint64_t got = s->dgrams - s->dups, i;
+	char src[INET6_ADDRSTRLEN];
+
+	if (IN6_IS_ADDR_V4MAPPED(&s->from.sin6_addr))
+		inet_ntop(AF_INET, a + 12, src, sizeof(src));
+	else
+		inet_ntop(AF_INET6, a, src, sizeof(src));
+	printf("{\"proto\":\"paced\",\"src\":\"%s\",\"sport\":%u,\"flow\":%u,",
+	       src, ntohs(s->from.sin6_port), s->flow);
+	printf("\"end\":\"%s\",\"size\":%llu,\"bytes\":%llu,\"lost\":%llu,", how,
+	       (unsigned long long)s->size, (unsigned long long)s->bytes,
+	       (unsigned long long)(s->size - s->bytes));
+	printf("\"dgrams\":%llu,\"dups\":%llu,\"reorders\":%llu,",
+	       (unsigned long long)s->dgrams, (unsigned long long)s->dups,
+	       (unsigned long long)s->reorders);
+	printf("\"first_ns\":%llu,\"last_ns\":%llu,\"fct_ns\":%llu,",
+	       (unsigned long long)s->first, (unsigned long long)s->last,
+	       (unsigned long long)(s->last - s->first));
+	printf("\"owd_mean_ns\":%llu,\"owd_max_ns\":%llu,\"bin_ns\":%llu,\"bins\":[",
+	       (unsigned long long)(got ? s->owd_sum / got : 0),
+	       (unsigned long long)s->owd_max, (unsigned long long)p->bin);
+	for (i = 0; i < s->nbins; i++)
+		printf("%s%llu", i ? "," : "", (unsigned long long)s->bins[i]);
+	printf("]}\n");
+	fflush(stdout);
+	free(s->have);
+	free(s->bins);
+	s->state = PS_DONE;
+}
+
+/* A datagram of a paced stream, @len payload bytes; ignored if malformed. */
+static void paced_rx(struct psink *p, const struct phdr *h, size_t len,
+		     const struct sockaddr_in6 *from, uint64_t now)
+{
+	uint64_t size = be64toh(h->size), off = be64toh(h->off);
+	uint64_t sent = be64toh(h->sent), owd, k, bit;
+	uint32_t seg = ntohl(h->seg);
+	struct pstream *s;
+
+	if (!seg || !size || off > size || off % seg ||
+	    (size - 1) / seg >= MAX_PACED_DGRAMS ||
+	    len != (off == size ? 0 : size - off < seg ? size - off : seg))
+		return;
+	s = pstream_get(p, from, ntohl(h->flow), size, seg, now);
+	if (!s)
+		return;
+	s->seen = now;
+	if (s->state == PS_DONE)
+		return;
+	if (!len) {
+		s->state = PS_MARKED;
+		return;
+	}
+	s->dgrams++;
+	k = off / seg;
+	bit = (uint64_t)1 << (k % 64);
+	if (s->have[k / 64] & bit) {
+		s->dups++;
+		return;
+	}
+	s->have[k / 64] |= bit;
+	owd = now > sent ? now - sent : 0;
+	s->owd_sum += owd;
+	if (owd > s->owd_max)
+		s->owd_max = owd;
+	if (off < s->high)
+		s->reorders++;
+	else
+		s->high = off;
+	s->bytes += len;
+	s->last = now;
+	pstream_bin(s, (now - s->first) / p->bin, len);
+	if (s->bytes == s->size)
+		pstream_end(p, s, "complete");
+}
+
+/* Streams whose end has come: by their marker, or by silence. */
+static void paced_sweep(struct psink *p, uint64_t now)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		struct pstream *s = &p->s[i];
+		uint64_t quiet = now - s->seen;
+
+		if (s->state == PS_MARKED && quiet >= PACED_LINGER_NS)
+			pstream_end(p, s, "marker");
+		else if (s->state == PS_OPEN && quiet >= p->idle)
+			pstream_end(p, s, "silent");
+		else if (s->state == PS_DONE && quiet >= PACED_LINGER_NS)
+			s->state = PS_FREE;
+	}
+	while (p->n && p->s[p->n - 1].state == PS_FREE)
+		p->n--;
+}
+
 static void conn_close(int ep, struct conn *c)
 {
 	epoll_ctl(ep, EPOLL_CTL_DEL, c->s.fd, NULL);
@@ -365,7 +575,7 @@ static void conn_read(int ep, struct conn *c)
 	conn_close(ep, c);
 }
 
-static void udp_read(int fd, struct udp_flow *tab)
+static void udp_read(int fd, struct udp_flow *tab, struct psink *p)
 {
 	static char buf[65536];
 	struct sockaddr_in6 from;
@@ -378,6 +588,13 @@ static void udp_read(int fd, struct udp_flow *tab)
 
 	while ((n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
 			     &len)) >= (ssize_t)sizeof(*h)) {
+		const struct phdr *ph = (const struct phdr *)buf;
+
+		if (n >= (ssize_t)sizeof(*ph) &&
+		    ph->magic == htonl(PACED_MAGIC)) {
+			paced_rx(p, ph, n - sizeof(*ph), &from, now_ns());
+			continue;
+		}
 		if (h->magic != MAGIC)
 			continue;
 		f = NULL;
@@ -473,8 +690,10 @@ static void __attribute__((noreturn)) server(const struct opts *o,
 	static struct sock socks[2 * MAX_PORTS];
 	/* Shared by the ports: a UDP flow is keyed by its sender's socket. */
 	static struct udp_flow tab[MAX_UDP_FLOWS];
+	static struct psink paced;
 	struct epoll_event ev, evs[64];
 	int ports[MAX_PORTS], np, ep, i, n;
+	uint64_t swept = 0;
 	char dflt[8];
 
 	if (!port_list) {
@@ -486,14 +705,21 @@ static void __attribute__((noreturn)) server(const struct opts *o,
 	for (i = 0; i < np; i++)
 		server_listen(ep, ports[i], &socks[2 * i], &socks[2 * i + 1],
 			      o);
+	paced.bin = o->bin;
+	paced.idle = o->timeout * 1e9;
 	for (;;) {
-		n = epoll_wait(ep, evs, 64, -1);
+		/* Ends come by time too, while some stream is followed. */
+		n = epoll_wait(ep, evs, 64, paced.n ? SWEEP_MS : -1);
+		if (paced.n && now_ns() - swept >= SWEEP_MS * 1000000ULL) {
+			swept = now_ns();
+			paced_sweep(&paced, swept);
+		}
 		for (i = 0; i < n; i++) {
 			struct sock *sk = evs[i].data.ptr;
 			int fd;
 
 			if (sk->kind == SOCK_UDP) {
-				udp_read(sk->fd, tab);
+				udp_read(sk->fd, tab, &paced);
 				continue;
 			}
 			if (sk->kind == SOCK_CONN) {
@@ -907,6 +1133,9 @@ static int paced_send(const char *host, double bps, uint64_t start,
 	if (getrandom(&flow, sizeof(flow), 0) != sizeof(flow))
 		die("getrandom");
 	nd = (size - 1) / seg + 1;
+	if (nd > MAX_PACED_DGRAMS)
+		fail("BYTES: %llu datagrams, a sink follows %d at most",
+		     (unsigned long long)nd, MAX_PACED_DGRAMS);
 	ival = seg / bps * NSEC;
 	*h = (struct phdr){ .magic = htonl(PACED_MAGIC), .flow = htonl(flow),
 			    .size = htobe64(size), .seg = htonl(seg) };
@@ -1777,7 +2006,7 @@ static int run_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct opts o = { .port = DEFAULT_PORT, .tos = -1, .interval = 0.1,
-			  .timeout = 60 };
+			  .timeout = 60, .bin = 10000000 };
 	const char *mode, *ports = NULL;
 	int opt;
 
@@ -1795,7 +2024,7 @@ int main(int argc, char **argv)
 		return run_main(argc, argv);
 	if (!strcmp(mode, "paced"))
 		return paced_main(argc, argv);
-	while ((opt = getopt_long(argc, argv, "up:t:c:e:i:T:h", long_opts,
+	while ((opt = getopt_long(argc, argv, "up:t:c:e:i:T:b:h", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'u': o.udp = true; break;
@@ -1805,6 +2034,9 @@ int main(int argc, char **argv)
 		case 'e': o.epoch = strtoull(optarg, NULL, 0); break;
 		case 'i': o.interval = atof(optarg); break;
 		case 'T': o.timeout = atof(optarg); break;
+		case 'b':
+			o.bin = arg_num(opt, optarg, 0.1, 1e6) * 1e6;
+			break;
 		case 'h': usage_to(stdout, mode, 0);
 		default: usage();
 		}
