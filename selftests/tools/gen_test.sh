@@ -265,7 +265,7 @@ cdf_decreasing() {
 		-d 1 2>&1 >/dev/null)
 	rc=$?
 	ktap_note "decreasing percent on line 5: exit $rc, \"$err\""
-	[ $rc = 1 ] && [[ "$err" == *"$WORK/bad.cdf:5:"* ]]
+	[ "$rc" = 1 ] && [[ "$err" == *"$WORK/bad.cdf:5:"* ]]
 	check_err $? "want exit 1 and $WORK/bad.cdf:5:"
 	log_test "workload: a CDF going down is rejected, naming file and line"
 }
@@ -277,7 +277,7 @@ cdf_not_from_zero() {
 		-d 1 2>&1 >/dev/null)
 	rc=$?
 	ktap_note "starting at 1 %: exit $rc, \"$err\""
-	[ $rc = 1 ] && [[ "$err" == *"$WORK/bad2.cdf:1:"* ]]
+	[ "$rc" = 1 ] && [[ "$err" == *"$WORK/bad2.cdf:1:"* ]]
 	check_err $? "want exit 1 and $WORK/bad2.cdf:1:"
 	log_test "workload: a CDF not starting at 0 % is rejected"
 }
@@ -301,6 +301,7 @@ check_fct() {
 	while read -r dport size start; do
 		ns=$(awk -v s="$start" 'BEGIN { printf "%.0f", s * 1e9 }')
 		line=$(awk -v ns="$ns" '$6 == ns' "$out")
+		# shellcheck disable=SC2086 # its fields, as the arguments
 		set -- $line
 		if [ $# != 8 ] || [ "$1" != 0b000001 ] || [ "$2" != 0b000101 ] ||
 		   [ "$3" -lt 1 ] || [ "$4" != "$dport" ] || [ "$5" != "$size" ] ||
@@ -416,7 +417,7 @@ scaled() {
 	run -s 0 -T 10 -k 2 >"$WORK/fct.txt" 2>"$WORK/fct.err"
 	rc=$?
 	bad=$(check_fct "$WORK/fct.txt" 52 2 2)
-	[ $rc = 0 ] && [ -z "$bad" ]
+	[ "$rc" = 0 ] && [ -z "$bad" ]
 	check_err $? "exit $rc $bad $(cat "$WORK/fct.err")"
 	log_test "run -k 2: start_ns on the file's clock, standalone / 2"
 }
@@ -430,7 +431,7 @@ order_refused() {
 		-s 0 -e "$(epoch)" 2>&1 >/dev/null)
 	rc=$?
 	ktap_note "a start before the line above's: exit $rc, \"$err\""
-	[ $rc = 1 ] && [[ "$err" == *"unordered.txt:3:"*ascending* ]]
+	[ "$rc" = 1 ] && [[ "$err" == *"unordered.txt:3:"*ascending* ]]
 	check_err $? "want exit 1 and unordered.txt:3: ... ascending"
 	log_test "run: flows out of start order are refused, naming the line"
 }
@@ -452,8 +453,8 @@ rendezvous_run() {
 	RDV_READY=$(cat "$rdv/ready" 2>/dev/null)
 	sleep 0.5	# waiting: no flow may start before the epoch is there
 	RDV_EARLY=$(wc -l <"$WORK/rdv-fct.txt")
-	echo "$(epoch)" >"$rdv/epoch.tmp" && mv "$rdv/epoch.tmp" "$rdv/epoch"
-	wait $gen
+	epoch >"$rdv/epoch.tmp" && mv "$rdv/epoch.tmp" "$rdv/epoch"
+	wait "$gen"
 	RDV_RC=$?
 	RDV_BAD=$(check_fct "$WORK/rdv-fct.txt" 52 2)
 	RDV_ERR=$(cat "$WORK/fct.err")
@@ -498,7 +499,7 @@ udp_fct() {
 	rc=$?
 	sed 's/^/udp: /' "$WORK/fct.txt" | while read -r l; do ktap_note "$l"; done
 	bad=$(check_fct "$WORK/fct.txt" 44 1)
-	[ $rc = 0 ] && [ -z "$bad" ]
+	[ "$rc" = 0 ] && [ -z "$bad" ]
 	check_err $? "exit $rc $bad $(cat "$WORK/fct.err")"
 	log_test "run -u: fct.txt lines, standalone = base_rtt + wire bytes"
 }
@@ -510,7 +511,7 @@ no_flows() {
 	start=$(date +%s%N)
 	out=$(run -s 1 2>&1)
 	rc=$? took=$((($(date +%s%N) - start) / 1000000))
-	[ $rc = 0 ] && [ -z "$out" ] && [ $took -lt 1000 ]
+	[ "$rc" = 0 ] && [ -z "$out" ] && [ "$took" -lt 1000 ]
 	check_err $? "exit $rc in $took ms: $out"
 	log_test "run: a host without flows exits 0 at once"
 }
@@ -529,7 +530,7 @@ no_sink() {
 	rc=$?
 	inc=$(grep -c '^incomplete 0 1 ' "$WORK/fct.err")
 	ktap_note "no sink: exit $rc, $inc incomplete, $(wc -l <"$WORK/fct.txt") fct lines"
-	[ $rc = 1 ] && [ "$inc" = 3 ] && [ ! -s "$WORK/fct.txt" ]
+	[ "$rc" = 1 ] && [ "$inc" = 3 ] && [ ! -s "$WORK/fct.txt" ]
 	check_err $? "want exit 1, 3 incomplete, no fct line"
 	log_test "run: without a sink every flow is incomplete, exit 1"
 }
