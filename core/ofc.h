@@ -44,7 +44,6 @@
 
 #define OFC_F_STRICT_ORIG	0x1	/* original iff the CFT is empty */
 
-
 struct ofc_cfg {
 	u8 mode;
 	u32 flags;
