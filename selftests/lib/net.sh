@@ -14,6 +14,9 @@
 #   qdisc_all OPTS_SW -- OPTS_HOST
 #                         put the fcq qdisc on every switch port and host NIC
 #   xstat NS DEV JQ       a field of `tc -j -s qdisc show dev DEV` in NS
+#   xstats NS DEV JQ...   several of them on one line, tab-separated, from
+#                         one tc call (each tc and jq costs tens of ms of
+#                         emulated CPU)
 #   capture NS DEV FILE   start dumpcap for MAC Control and fcq frames; returns
 #                         once it captures; capture_stop ends it
 #   serve HOST [ARGS]     an fcq-gen sink on HOST
@@ -123,6 +126,13 @@ qdisc_all() {
 
 xstat() {
 	nsx "$1" tc -j -s qdisc show dev "$2" | jq -r ".[0] | $3"
+}
+
+xstats() {
+	local ns=$1 dev=$2 q=$3 f
+	shift 3
+	for f in "$@"; do q="$q, $f"; done
+	xstat "$ns" "$dev" "[$q] | @tsv"
 }
 
 # Every host can reach every other (fills ARP and bridge FDB tables).

@@ -38,12 +38,9 @@ RATE=20mbit
 FLOW_S=900
 mkdir -p "$OUT"
 
-h1() {
-	local q=$1 f
-	shift
-	for f in "$@"; do q="$q, $f"; done
-	xstat h-h1 h1-eth "[$q] | @tsv"
-}
+# h1's counters, one `tc` call for all of them: h1 JQ... prints the values
+# on one line.
+h1() { xstats h-h1 h1-eth "$@"; }
 inject() { LAST=$(nsx sw fcq-frame sw-h1 "$@" | tail -n 1); }
 settle() { sleep "${1:-0.3}"; }
 # Bytes flow $1 (a, b) had acknowledged in [$2, $3] ns.
@@ -54,7 +51,7 @@ acked() {
 		"$WORK/$1.jsonl"
 }
 
-A_KEY= B_KEY=
+A_KEY='' B_KEY=''
 
 # A held for 0.5 s, then resumed: HOLD and FREE are when the frames left.
 held_a() {
