@@ -52,7 +52,6 @@
 #define FCQ_QUANTUM_MAX		SZ_1M
 #define FCQ_KP_TX_MIN		64		/* keys any port can hold paused */
 #define FCQ_KP_FRAME_KEYS	64		/* keys per keyed frame, at most */
-#define FCQ_KP_FRAMES		8		/* keyed frames per dequeue */
 #define FCQ_KP_COARSE_NS	(10 * NSEC_PER_MSEC) /* a keyed PAUSE without
 						      * an RX book
 						      */
@@ -188,6 +187,7 @@ struct fcq_port {
 					 */
 	struct sk_buff_head wire;	/* serialized, not yet delivered */
 	struct sk_buff_head ctrl;	/* control frames to serialize */
+	struct sk_buff_head kp_ctrl;	/* at most one keyed frame, after them */
 	struct qdisc_watchdog wd;
 
 	/* PFC this port sends upstream as a switch ingress */

@@ -104,9 +104,10 @@ static struct sk_buff *ctrl_alloc(struct fcq_port *port, __be16 proto,
 	return skb;
 }
 
-static void ctrl_queue(struct fcq_port *port, struct sk_buff *skb)
+static void ctrl_queue(struct sk_buff_head *q, struct fcq_port *port,
+		       struct sk_buff *skb)
 {
-	__skb_queue_tail(&port->ctrl, skb);
+	__skb_queue_tail(q, skb);
 	qdisc_qstats_backlog_inc(port->sch, skb);
 	port->sch->q.qlen++;
 	port->st.ctrl_tx++;
@@ -164,34 +165,35 @@ static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
 		f.pause_ns = min_t(u64, add[p], U32_MAX);
 		fcq_ext_build(skb->data, skb->len, port->dev->dev_addr, &f);
 		port->st.pfc_tx[p]++;
-		ctrl_queue(port, skb);
+		ctrl_queue(&port->ctrl, port, skb);
 	}
 }
 
 /*
- * The keyed pauses this port owes its upstream: a few frames per call, the
- * rest at the next. A frame that finds no memory stays owed.
+ * The keyed pauses this port owes its upstream: one frame waits at a time,
+ * the rest stays owed. Class frames (ctrl) go before it, so that a PAUSE
+ * waits behind no more than the frame on the wire, as the headroom assumes,
+ * however many flows are owed. A frame that finds no memory stays owed.
  */
 static void kp_tx(struct fcq_port *port, u64 now)
 {
 	struct sk_buff *skb;
 	size_t len;
-	int i;
 
-	for (i = 0; i < FCQ_KP_FRAMES && READ_ONCE(port->kp_dirty); i++) {
-		skb = ctrl_alloc(port, htons(FCQ_ETHERTYPE_EXT), now,
-				 port->dev->mtu + ETH_HLEN);
-		if (!skb)
-			return;
-		len = fcq_kp_build(port, skb->data, skb->len, now);
-		if (!len) {
-			consume_skb(skb);
-			return;
-		}
-		skb_trim(skb, len);
-		qdisc_skb_cb(skb)->pkt_len = len;
-		ctrl_queue(port, skb);
+	if (!READ_ONCE(port->kp_dirty) || !skb_queue_empty(&port->kp_ctrl))
+		return;
+	skb = ctrl_alloc(port, htons(FCQ_ETHERTYPE_EXT), now,
+			 port->dev->mtu + ETH_HLEN);
+	if (!skb)
+		return;
+	len = fcq_kp_build(port, skb->data, skb->len, now);
+	if (!len) {
+		consume_skb(skb);
+		return;
 	}
+	skb_trim(skb, len);
+	qdisc_skb_cb(skb)->pkt_len = len;
+	ctrl_queue(&port->kp_ctrl, port, skb);
 }
 
 /*
@@ -255,7 +257,7 @@ static void pause_tx(struct fcq_port *port, u64 now)
 		}
 		fcq_pfc_build(skb->data, skb->len, port->dev->dev_addr,
 			      enable, quanta);
-		ctrl_queue(port, skb);
+		ctrl_queue(&port->ctrl, port, skb);
 		/* A state change goes out as soon as the link allows. */
 		port->xoff_sent = want;
 		port->refresh_at = want ? now + refresh_period(port) : U64_MAX;
@@ -290,7 +292,8 @@ EXPORT_SYMBOL_GPL(fcq_port_pause_request);
 static bool data_queued(const struct fcq_port *port)
 {
 	return port->sch->q.qlen > skb_queue_len(&port->wire) +
-				   skb_queue_len(&port->ctrl);
+				   skb_queue_len(&port->ctrl) +
+				   skb_queue_len(&port->kp_ctrl);
 }
 
 /*
@@ -342,7 +345,8 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 
 	/* Start every frame the serializer could have started by now. */
 	while (port->tx_free <= now) {
-		skb = __skb_dequeue(&port->ctrl);
+		skb = __skb_dequeue(&port->ctrl) ?:
+		      __skb_dequeue(&port->kp_ctrl);
 		if (skb) {
 			start = max(port->tx_free, fcq_cb(skb)->time);
 			count_lag(port, &behind, fcq_cb(skb)->time, start);
@@ -386,7 +390,8 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 
 	next = skb ? fcq_cb(skb)->time : U64_MAX;
 	if (port->tx_free > now) {
-		if (data_queued(port) || !skb_queue_empty(&port->ctrl))
+		if (data_queued(port) || !skb_queue_empty(&port->ctrl) ||
+		    !skb_queue_empty(&port->kp_ctrl))
 			next = min(next, port->tx_free);
 	} else {
 		next = min(next, retry);
@@ -401,4 +406,5 @@ void fcq_link_purge(struct fcq_port *port)
 {
 	__skb_queue_purge(&port->wire);
 	__skb_queue_purge(&port->ctrl);
+	__skb_queue_purge(&port->kp_ctrl);
 }

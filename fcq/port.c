@@ -306,6 +306,7 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 	port->index = -1;
 	__skb_queue_head_init(&port->wire);
 	__skb_queue_head_init(&port->ctrl);
+	__skb_queue_head_init(&port->kp_ctrl);
 	spin_lock_init(&port->pause_lock);
 	spin_lock_init(&port->tp_lock);
 	port->refresh_at = U64_MAX;

@@ -8,7 +8,8 @@
 # blocking), its resume lets A go on, a pause of the whole class holds
 # both, RESUME ALL ends everything, bad key lists are counted and dropped,
 # the pause timeout ends a pause nobody resumes, and a port that keeps no
-# keyed pauses (pfc) honours one as a class pause.
+# keyed pauses (pfc) honours one as a class pause, for its pause_max or
+# else 10 ms, which a RESUME ALL ends early.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
@@ -21,6 +22,7 @@ ALL_TESTS="
 	bad_key_count
 	timeout_ends_pause
 	pfc_port_pauses_class
+	pfc_port_pause_ends
 	books_empty
 	no_loss
 "
@@ -178,7 +180,8 @@ timeout_ends_pause() {
 	log_test "pause_timeout ends a pause nobody resumes"
 }
 
-# h3's port runs pfc: a keyed PAUSE pauses its class, RESUME ALL ends it.
+# h3's port runs pfc with pause_max 1s: a keyed PAUSE pauses its class
+# for up to 1 s, RESUME ALL 50 ms later ends it.
 pfc_port_pauses_class() {
 	local c0 c1 p0 p1
 	read -r c0 p0 < <(xstat h-h3 h3-eth '[.kp.rx_coarse, .prio[3].paused_ns] | @tsv')
@@ -191,6 +194,20 @@ pfc_port_pauses_class() {
 		[ $((p1 - p0)) -lt 200000000 ]
 	check_err $? "rx_coarse +$((c1 - c0)), paused +$((p1 - p0)) ns"
 	log_test "a port without keyed pauses pauses the class, RESUME ALL ends it"
+}
+
+# pause_max any: a keyed PAUSE nobody resumes pauses the class 10 ms.
+pfc_port_pause_ends() {
+	local p0 p1 t
+	nsx h-h3 tc qdisc change dev h3-eth root pfc pause_max any
+	p0=$(xstat h-h3 h3-eth '.prio[3].paused_ns')
+	t=$(nsx sw fcq-frame sw-h3 keys pause 3 "$A_KEY")
+	settle
+	p1=$(xstat h-h3 h3-eth '.prio[3].paused_ns')
+	ktap_note "pfc port, pause_max any: paused +$((p1 - p0)) ns by a keyed PAUSE at $t ns"
+	[ $((p1 - p0)) = 10000000 ]
+	check_err $? "paused +$((p1 - p0)) ns"
+	log_test "a port without keyed pauses ends an unresumed one after 10 ms"
 }
 
 books_empty() {
@@ -213,7 +230,8 @@ tests_plan
 star bridge h1 h2 h3
 qdisc_all ofc rate $RATE delay 50us lossless 3 -- \
 	  ofc rate $RATE delay 50us lossless 3
-nsx h-h3 tc qdisc replace dev h3-eth root pfc rate $RATE delay 50us lossless 3
+nsx h-h3 tc qdisc replace dev h3-eth root pfc rate $RATE delay 50us lossless 3 \
+	pause_max 1s
 A_KEY="$(addr h1)>$(addr h2)"
 B_KEY="$(addr h1)>$(addr h3)"
 nsx h-h1 ping -q -c 1 -W 2 "$(addr h2)" >/dev/null

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# teardown.sh KIND: KIND's qdiscs (pfc or fafc) deleted and re-added,
+# teardown.sh KIND: KIND's qdiscs (pfc, fafc or ofc) deleted and re-added,
 # replaced, and a whole switch namespace deleted, while paused traffic flows; rmmod refused
 # while in use and clean afterwards; nothing left behind: no switch in the
 # generic netlink dump, no slab growth from one round to the next, and
 # (fcq's switch cache) no "Slab cache still has objects" warning at rmmod.
 # For fafc the switch solves its LPs in fafcd (solver user), which must
 # live through the module going away and answer again once it is back.
+# For ofc the switch pauses flows, not classes: the senders count keyed
+# pause frames, and a deleted port resumes what it held (RESUME ALL).
 set -u
 # The cases: sched_* is pfc's, fafcd_* fafc's (--help without KIND lists
 # all).
@@ -17,7 +19,7 @@ ALL_TESTS="
 	genl_dumps_switch
 	readd_under_traffic
 	replace_still_pauses"
-[ "$KIND" = fafc ] || ALL_TESTS+="
+[ "$KIND" != pfc ] || ALL_TESTS+="
 	sched_change_no_loss"
 ALL_TESTS+="
 	delete_under_traffic
@@ -26,10 +28,10 @@ ALL_TESTS+="
 	rmmod_refused_in_use
 	rmmod_once_unused
 	modules_load_again"
-[ "$KIND" = pfc ] || ALL_TESTS+="
+[ "$KIND" != fafc ] || ALL_TESTS+="
 	fafcd_survives_rmmod
 	fafcd_answers_after_reload"
-USAGE="pfc|fafc"
+USAGE="pfc|fafc|ofc"
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run).
 sched_change_no_loss is pfc's case only, fafcd_* fafc's only."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -45,9 +47,12 @@ case $KIND in
 pfc)	SW="pfc $LINK xoff 20kb xon 10kb response 5ms" ;;
 # T_hop 5 ms: fafcd's answers take about 1.5 ms in the guest
 fafc)	SW="fafc $LINK response 5ms th_p 40kb th_e 20kb solver user thop 5ms" ;;
+ofc)	SW="ofc $LINK xoff 20kb xon 10kb response 5ms" ;;
 *)	usage >&2; exit 2 ;;
 esac
 HOST="$KIND $LINK"
+# Pause frames a sender received, of either kind
+PAUSES='.prio[3].pfc_rx + .kp.rx_pause'
 
 # Objects fcq allocates: skbs for frames (heads, data) and switches.
 SLABS='^(skbuff_head_cache|kmalloc-(512|1k|2k|8k)|fcq_switch)$'
@@ -139,7 +144,7 @@ round() {
 		done
 		sleep 0.3
 	done
-	PFC_RX=$(xstat h-s1 s1-eth '.prio[3].pfc_rx')
+	PFC_RX=$(xstat h-s1 s1-eth "$PAUSES")
 
 	# `tc qdisc replace` with a new handle: the new qdisc starts before
 	# the old one leaves, and must take over the switch port, or s1's
@@ -153,9 +158,9 @@ round() {
 		done
 	done
 	sleep 0.5
-	r=$(xstat h-s1 s1-eth '.prio[3].pfc_rx')
+	r=$(xstat h-s1 s1-eth "$PAUSES")
 	sleep 2
-	REPLACE_RX=$(($(xstat h-s1 s1-eth '.prio[3].pfc_rx') - r))
+	REPLACE_RX=$(($(xstat h-s1 s1-eth "$PAUSES") - r))
 
 	GONE_OK=1
 	for s in $SENDERS; do
@@ -186,7 +191,7 @@ rounds_done() {
 
 # Every fcq module loaded now (tdc or other suites may have loaded more).
 fcq_modules() {
-	lsmod | awk '$1 ~ /^sch_(pfc|fafc)$/ { print $1 }'
+	lsmod | awk '$1 ~ /^sch_(pfc|fafc|ofc)$/ { print $1 }'
 	echo fcq
 }
 
@@ -264,17 +269,17 @@ genl_dumps_switch() {
 
 readd_under_traffic() {
 	rounds_done
-	ktap_note "PFC frames s1 received in the round: $PFC_RX"
+	ktap_note "pause frames s1 received in the round: $PFC_RX"
 	[ "$CHURN_OK" = 1 ] && [ "$PFC_RX" -gt 0 ]
-	check_err $? "tc commands all ok: $CHURN_OK; PFC frames at s1: $PFC_RX"
+	check_err $? "tc commands all ok: $CHURN_OK; pause frames at s1: $PFC_RX"
 	log_test "switch qdiscs deleted and re-added 3 times under paused traffic"
 }
 
 replace_still_pauses() {
 	rounds_done
-	ktap_note "PFC frames s1 received in the 2 s after its switch port's qdisc was replaced twice: $REPLACE_RX"
+	ktap_note "pause frames s1 received in the 2 s after its switch port's qdisc was replaced twice: $REPLACE_RX"
 	[ "$REPLACE_OK" = 1 ] && [ "$REPLACE_RX" -gt 0 ]
-	check_err $? "tc commands all ok: $REPLACE_OK; PFC frames at s1: $REPLACE_RX"
+	check_err $? "tc commands all ok: $REPLACE_OK; pause frames at s1: $REPLACE_RX"
 	log_test "switch qdiscs replaced under paused traffic still pause their senders"
 }
 

@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ofc_order.sh: the order stress of an ofc port's three queues per class.
+# Host h1 sends 8 paced UDP streams on lossless priority 3, each to an
+# address of its own on h2: 8 (source, destination) pairs, 8 keys. From the
+# switch end of h1's link, fcq-frame injects a seeded random sequence of
+# keyed PAUSEs and RESUMEs (subsets of the keys, PAUSE ALL, RESUME ALL, and
+# resumes back to back, so that one arrives while the last one's drain
+# runs). Every stream must arrive whole and in order, nothing may be lost,
+# the nested path (a resume deferred while a drain runs) must be taken,
+# and at the end nothing is left paused, draining or queued.
+set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
+ALL_TESTS="
+	frames_all_counted
+	nested_path_taken
+	streams_complete
+	no_reorder
+	no_loss
+	nothing_left
+"
+USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run).
+SEED (default 1) chooses the pause and resume sequence."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/net.sh"
+
+OUT=${FCQ_RESULTS:-/tmp}/ofc_order
+WORK=$(mktemp -d)
+TOS=0x60
+LINK="rate 20mbit delay 50us lossless 3"
+N=8
+STREAM_RATE=1500Kbps	# 8 of them: 12 of the link's 20 Mbit/s
+STREAM_BYTES=1125000	# 6 s of it
+STEPS=400		# one every 5 ms: 2 s of pauses and resumes
+SEED=${SEED:-1}
+mkdir -p "$OUT"
+
+h1() { xstats h-h1 h1-eth "$@"; }
+dst() { echo "10.0.0.$((100 + $1))"; }
+key() { echo "$(addr h1)>$(dst "$1")"; }
+
+# Up to three keys, chosen at random, as fcq-frame's KEY list.
+some_keys() {
+	local n=$((RANDOM % 3 + 1)) list=''
+	while [ "$n" -gt 0 ]; do
+		list="$list${list:+,}$(key $((RANDOM % N)))"
+		n=$((n - 1))
+	done
+	echo "$list"
+}
+
+# The injected sequence as fcq-frame arguments, one step per 5 ms: PAUSE
+# of some keys (4 in 10), RESUME of some (3 in 10), PAUSE ALL, RESUME ALL,
+# or two RESUMEs 200 us apart (the second one lands in the first one's
+# drain). Ends with RESUME ALL.
+sequence() {
+	local i r
+	RANDOM=$SEED
+	for ((i = 0; i < STEPS; i++)); do
+		r=$((RANDOM % 10))
+		case $r in
+		[0-3]) echo keys pause 3 "$(some_keys)" ;;
+		[4-6]) echo keys resume 3 "$(some_keys)" ;;
+		7) echo keys pause 3:all ;;
+		8) echo keys resume 3:all ;;
+		9) echo keys resume 3 "$(some_keys)" --wait 200us \
+			keys resume 3 "$(some_keys)" ;;
+		esac
+		echo --wait 5ms
+	done
+	echo keys resume 3:all
+}
+
+# Shared step: the streams, the injection, the sink's report. Sets SENT
+# (frames injected), K0/K1 (h1's keyed counters before and after).
+stressed() {
+	local i epoch args
+	[ -z "${DONE:-}" ] || return 0
+	DONE=1
+	read -ra K0 < <(h1 .kp.rx_pause .kp.rx_resume .kp.rx_deferred .kp.rx_bad)
+	epoch=$(epoch_in 1)
+	for ((i = 0; i < N; i++)); do
+		nsx h-h1 fcq-gen paced -t "$TOS" -e "$epoch" "$(dst "$i")" \
+			"$STREAM_RATE" 0 "$STREAM_BYTES" >>"$WORK/snd.jsonl" &
+		NET_PIDS+=($!)
+	done
+	sleep 2
+	read -ra args <<<"$(sequence | tr '\n' ' ')"
+	nsx sw fcq-frame sw-h1 "${args[@]}" >"$WORK/sent"
+	SENT=$(wc -l <"$WORK/sent")
+	sleep 0.5
+	read -ra K1 < <(h1 .kp.rx_pause .kp.rx_resume .kp.rx_deferred .kp.rx_bad)
+	# the streams' ends: 1 s of margin, then at most 30 s more
+	for _ in $(seq 60); do
+		[ "$(wc -l <"$WORK/rcv.jsonl")" -ge "$N" ] && break
+		sleep 0.5
+	done
+	cp "$WORK"/*.jsonl "$WORK/sent" "$OUT/"
+	ktap_note "streams: $(jq -sc 'map({end, lost, reorders, dups})' "$WORK/rcv.jsonl")"
+}
+
+frames_all_counted() {
+	local p r b
+	stressed
+	p=$((K1[0] - K0[0])) r=$((K1[1] - K0[1])) b=$((K1[3] - K0[3]))
+	ktap_note "injected $SENT frames; h1 counted $p pauses, $r resumes, $b bad"
+	[ $((p + r)) = "$SENT" ] && [ "$b" = 0 ] && [ "$SENT" -gt "$STEPS" ]
+	check_err $? "sent $SENT, rx_pause +$p, rx_resume +$r, rx_bad +$b"
+	log_test "every injected frame is received and counted"
+}
+
+nested_path_taken() {
+	local d
+	stressed
+	d=$((K1[2] - K0[2]))
+	ktap_note "resumes deferred while a drain ran: $d; drains: $(h1 .drains)"
+	[ "$d" -gt 0 ]
+	check_err $? "rx_deferred +$d"
+	log_test "resumes arrive during drains and wait for them (nested path)"
+}
+
+streams_complete() {
+	local n
+	stressed
+	n=$(jq -s 'map(select(.end == "complete")) | length' "$WORK/rcv.jsonl")
+	[ "$n" = "$N" ]
+	check_err $? "$n of $N streams complete"
+	log_test "every stream arrives whole"
+}
+
+no_reorder() {
+	local r
+	stressed
+	r=$(jq -s 'map(.reorders + .dups) | add' "$WORK/rcv.jsonl")
+	[ "$r" = 0 ]
+	check_err $? "reorders + duplicates: $r"
+	log_test "no stream reordered or duplicated"
+}
+
+no_loss() {
+	local lost drops
+	stressed
+	lost=$(jq -s 'map(.lost) | add' "$WORK/rcv.jsonl")
+	drops=$(total_drops)
+	[ "$lost" = 0 ] && [ "${drops%% *}" = 0 ]
+	check_err $? "lost $lost bytes; drops: $drops"
+	log_test "nothing lost, no packet dropped"
+}
+
+nothing_left() {
+	local v
+	stressed
+	v=$(h1 .kp.rx_applied .paused_mask .drain_mask .backlog .qlen | tr '\t' ' ')
+	ktap_note "h1 applied, paused_mask, drain_mask, backlog, qlen: $v"
+	[ "$v" = "0 0 0 0 0" ]
+	check_err $? "$v"
+	log_test "nothing left paused, draining or queued"
+}
+
+tests_plan
+star bridge h1 h2
+# shellcheck disable=SC2086
+qdisc_all ofc $LINK -- ofc $LINK
+for ((i = 0; i < N; i++)); do
+	nsx h-h2 ip addr add "$(dst "$i")/24" dev h2-eth
+done
+for ((i = 0; i < N; i++)); do
+	nsx h-h1 ping -q -c 1 -W 2 "$(dst "$i")" >/dev/null
+done
+nsx h-h2 fcq-gen server -t $TOS >"$WORK/rcv.jsonl" &
+NET_PIDS+=($!)
+sleep 0.3
+tests_run
+rm -rf "$WORK"
+ktap_finish
