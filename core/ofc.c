@@ -17,10 +17,10 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 
 	if (c->mode == OFC_M_PFC)
 		return OFC_NONE;	/* the port's 802.1Qbb path decides */
-	/* E3: urgent, whole class; a list would not save the buffer [O9] */
+	/* E3: urgent, whole class; a list would not save the buffer [O8] */
 	if (v->qin >= c->xoff)
 		return v->pft_all ? OFC_NONE : OFC_PAUSE_ALL;
-	/* Below X^c_OFF is the hysteresis band [O5]; all paused already */
+	/* Below X^c_OFF is the hysteresis band [O4]; all paused already */
 	if (v->qin < c->xoff_c || v->pft_all)
 		return OFC_NONE;
 	if (c->mode == OFC_M_CAPFC)
@@ -29,13 +29,13 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 
 	/*
 	 * E2: q_in in [X^c_OFF, X_OFF), and this egress is congested; a
-	 * drain's backlog is not congestion of its own [O30].
+	 * drain's backlog is not congestion of its own [O18].
 	 */
 	orig = v->cft_empty;
 	if ((orig ? v->qout - v->qout_drain : v->qout) < c->xoff_c)
 		return OFC_NONE;
 	/*
-	 * [O15] with strict_orig off, an egress whose bytes neither paused
+	 * [O14] with strict_orig off, an egress whose bytes neither paused
 	 * nor draining reach X^c_OFF is congested by itself, CFT or not.
 	 */
 	extra = !orig && !(c->flags & OFC_F_STRICT_ORIG) &&
@@ -46,12 +46,12 @@ enum ofc_act ofc_eval(const struct ofc_cfg *c, const struct ofc_view *v)
 	/*
 	 * At its onset an original point pauses every flow it holds from I
 	 * at once; after that, and at a local point always, each flow is
-	 * decided as its own packets arrive [O8] (a local point's scan
+	 * decided as its own packets arrive [O7] (a local point's scan
 	 * could find nothing from I, again on every packet).
 	 */
 	if (!v->pft_any && (orig || extra))
 		return orig ? OFC_SCAN_ORIG : OFC_SCAN_EXTRA;
-	/* [O11] only what the upstream does not hold paused yet */
+	/* [O10] only what the upstream does not hold paused yet */
 	if (v->pft_has || !selects_own(orig, extra, v))
 		return OFC_NONE;
 	return orig ? OFC_KEY_ORIG : extra ? OFC_KEY_EXTRA : OFC_KEY_LOCAL;

@@ -16,15 +16,15 @@
  *   q_in <= X_ON                               resume what I paused (E4)
  *
  * where q_in is every byte that entered through I, in any egress queue of
- * the switch (E1, [O3]), and q_out the bytes of the packet's own
+ * the switch (E1, [O2]), and q_out the bytes of the packet's own
  * egress queue for its priority, paused ones included. E is the original
  * congestion point when it holds no pause from its own downstream (an
  * empty CFT) and pauses every flow it holds from I; otherwise it is a local
  * congestion point and forwards only the flows its downstream paused
- * (Alg. 1, [O7], [O8]). The resume check (E4) is not here: it runs
- * on every departure of I's bytes, wherever they leave ([O6]).
+ * (Alg. 1, [O6], [O7]). The resume check (E4) is not here: it runs
+ * on every departure of I's bytes, wherever they leave ([O5]).
  *
- * [O30]: bytes that a resume just released (the drain
+ * [O18]: bytes that a resume just released (the drain
  * lane below) do not make E an original congestion point. Right after the
  * last pause from downstream ends, E's queue is the backlog that pause
  * built, leaving at line rate; taken literally, Alg. 1 then finds the CFT
@@ -78,7 +78,7 @@ enum ofc_act {
 };
 
 /*
- * The decision for one arrival (Alg. 1 lines 3-14 as [O4], [O5], [O7]-[O11]
+ * The decision for one arrival (Alg. 1 lines 3-14 as [O3], [O4], [O6]-[O10]
  * and 15 fix them). A full scan of E's flow table is asked for only when I
  * pauses nothing of the class yet; after that, each flow that keeps feeding
  * E shows up with its own packets and is decided alone. An untracked
@@ -109,14 +109,14 @@ enum ofc_cfg_err ofc_cfg_check(const struct ofc_cfg *c);
 
 /*
  * One priority of an egress port: a normal lane N that every arrival joins
- * and two paused lanes that alternate (Alg. 3 as [O13], [O14] and [O16]
+ * and two paused lanes that alternate (Alg. 3 as [O12], [O13] and [O15]
  * fix it). A paused head moves from the lane being served to the paused
  * lane p without being sent, so the packets behind it never wait on it. A
  * resume taken while p holds packets turns p into the drain lane d (served
  * first: resumed packets leave, still-paused ones move on to the other
  * lane, now p) and makes N wait at its head until d is empty, which is
  * the paper's Order Mark. Resumes that arrive during a drain wait for its
- * end ([O15]). A pause of the whole class holds N, never d, so a
+ * end ([O14]). A pause of the whole class holds N, never d, so a
  * drain always ends.
  */
 #define OFC_LANE_N	0

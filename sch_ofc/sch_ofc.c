@@ -290,7 +290,7 @@ static bool kp_resume(void *arg, u8 p, const struct fcq_fkey *k)
 	struct ofc_sched *q = arg;
 	struct ofc_class *c = &q->cls[p];
 
-	/* [O15] a resume during a drain waits for its end */
+	/* [O14] a resume during a drain waits for its end */
 	if (!ofc_band_may_resume(&c->band))
 		return false;
 	if (k)

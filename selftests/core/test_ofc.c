@@ -36,10 +36,10 @@ static void thresholds_e2_e3(void **state)
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_SCAN_ORIG);
 	v = view(XOFF_C - 1, XOFF_C);
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);
-	/* [O5] q_in in the band but E itself not congested: nothing */
+	/* [O4] q_in in the band but E itself not congested: nothing */
 	v = view(XOFF - 1, XOFF_C - 1);
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);
-	/* E3 from X_OFF on, whatever E's queue [O4], [O9] */
+	/* E3 from X_OFF on, whatever E's queue [O3], [O8] */
 	v = view(XOFF, 0);
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_PAUSE_ALL);
 	v.pft_all = true;
@@ -59,7 +59,7 @@ static void original_then_deltas(void **state)
 	/* once I pauses some flows, each new flow is decided alone */
 	v.pft_any = true;
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_KEY_ORIG);
-	v.pft_has = true;		/* [O11] no second PAUSE */
+	v.pft_has = true;		/* [O10] no second PAUSE */
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);
 	/* a whole-class pause already covers every flow */
 	v.pft_has = false;
@@ -73,7 +73,7 @@ static void local_forwards_cft_only(void **state)
 
 	v.cft_empty = false;		/* E holds a pause from downstream */
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_NONE);	/* not in CFT */
-	v.in_cft = true;		/* flow by flow, never a scan [O8] */
+	v.in_cft = true;		/* flow by flow, never a scan [O7] */
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_KEY_LOCAL);
 	v.pft_any = true;
 	assert_int_equal(ofc_eval(&ofc, &v), OFC_KEY_LOCAL);
@@ -104,7 +104,7 @@ static void strict_orig_off_adds_own_congestion(void **state)
 	assert_int_equal(ofc_eval(&c, &v), OFC_NONE);
 }
 
-/* [O30]: a drain's backlog is not original congestion. */
+/* [O18]: a drain's backlog is not original congestion. */
 static void drain_backlog_is_not_original(void **state)
 {
 	struct ofc_view v = view(XOFF_C, XOFF_C + 100);

@@ -34,14 +34,15 @@ TOS=0x60
 LINK="rate 20mbit delay 50us lossless 3"
 N=8
 STREAM_RATE=1500Kbps	# 8 of them: 12 of the link's 20 Mbit/s
-STREAM_BYTES=1125000	# 6 s of it
-STEPS=400		# one every 5 ms: 2 s of pauses and resumes
+STREAM_BYTES=1500000	# 8 s of it
+STEPS=400		# one every 5 ms: 2 s of pauses and resumes (3-4 s
+			# under TCG), from 1 s into the streams
 SEED=${SEED:-1}
 mkdir -p "$OUT"
 
 h1() { xstats h-h1 h1-eth "$@"; }
 dst() { echo "10.0.0.$((100 + $1))"; }
-key() { echo "$(addr h1)>$(dst "$1")"; }
+key() { echo "$H1>$(dst "$1")"; }
 
 # Up to three keys, chosen at random, as fcq-frame's KEY list.
 some_keys() {
@@ -55,10 +56,11 @@ some_keys() {
 
 # The injected sequence as fcq-frame arguments, one step per 5 ms: PAUSE
 # of some keys (4 in 10), RESUME of some (3 in 10), PAUSE ALL, RESUME ALL,
-# or two RESUMEs 200 us apart (the second one lands in the first one's
-# drain). Ends with RESUME ALL.
+# or two keys paused for 30 ms and resumed 1 ms apart: the first resume
+# drains about 5 packets of each at 20 Mbit/s (3 ms), and the second one
+# lands in that drain. Ends with RESUME ALL.
 sequence() {
-	local i r
+	local i r a b
 	RANDOM=$SEED
 	for ((i = 0; i < STEPS; i++)); do
 		r=$((RANDOM % 10))
@@ -67,8 +69,11 @@ sequence() {
 		[4-6]) echo keys resume 3 "$(some_keys)" ;;
 		7) echo keys pause 3:all ;;
 		8) echo keys resume 3:all ;;
-		9) echo keys resume 3 "$(some_keys)" --wait 200us \
-			keys resume 3 "$(some_keys)" ;;
+		9)
+			a=$(key $((RANDOM % N))) b=$(key $((RANDOM % N)))
+			echo keys pause 3 "$a,$b" --wait 30ms keys resume 3 "$a" \
+				--wait 1ms keys resume 3 "$b"
+			;;
 		esac
 		echo --wait 5ms
 	done
@@ -81,15 +86,16 @@ stressed() {
 	local i epoch args
 	[ -z "${DONE:-}" ] || return 0
 	DONE=1
+	# (bash takes seconds to write it under TCG: before the streams)
+	read -ra args <<<"$(sequence | tr '\n' ' ')"
 	read -ra K0 < <(h1 .kp.rx_pause .kp.rx_resume .kp.rx_deferred .kp.rx_bad)
-	epoch=$(epoch_in 1)
+	epoch=$(epoch_in 0.5)
 	for ((i = 0; i < N; i++)); do
 		nsx h-h1 fcq-gen paced -t "$TOS" -e "$epoch" "$(dst "$i")" \
 			"$STREAM_RATE" 0 "$STREAM_BYTES" >>"$WORK/snd.jsonl" &
 		NET_PIDS+=($!)
 	done
-	sleep 2
-	read -ra args <<<"$(sequence | tr '\n' ' ')"
+	sleep 1.5
 	nsx sw fcq-frame sw-h1 "${args[@]}" >"$WORK/sent"
 	SENT=$(wc -l <"$WORK/sent")
 	sleep 0.5
@@ -100,7 +106,7 @@ stressed() {
 		sleep 0.5
 	done
 	cp "$WORK"/*.jsonl "$WORK/sent" "$OUT/"
-	ktap_note "streams: $(jq -sc 'map({end, lost, reorders, dups})' "$WORK/rcv.jsonl")"
+	ktap_note "streams: $(jq -sc 'map({"end": .end, lost, reorders, dups})' "$WORK/rcv.jsonl")"
 }
 
 frames_all_counted() {
@@ -117,7 +123,7 @@ nested_path_taken() {
 	local d
 	stressed
 	d=$((K1[2] - K0[2]))
-	ktap_note "resumes deferred while a drain ran: $d; drains: $(h1 .drains)"
+	ktap_note "resumes deferred while a drain ran: $d; drains: $(h1 .ofc.drains); frames sent $(jq -s '"\((.[0] - .[1]) / 1e6) to \((.[2] - .[1]) / 1e6) ms"' <(head -n 1 "$WORK/sent") <(jq -s 'map(.first_ns) | min' "$WORK/rcv.jsonl") <(tail -n 1 "$WORK/sent")) after the first datagram arrived"
 	[ "$d" -gt 0 ]
 	check_err $? "rx_deferred +$d"
 	log_test "resumes arrive during drains and wait for them (nested path)"
@@ -154,7 +160,7 @@ no_loss() {
 nothing_left() {
 	local v
 	stressed
-	v=$(h1 .kp.rx_applied .paused_mask .drain_mask .backlog .qlen | tr '\t' ' ')
+	v=$(h1 .kp.rx_applied .ofc.paused_mask .ofc.drain_mask .backlog .qlen | tr '\t' ' ')
 	ktap_note "h1 applied, paused_mask, drain_mask, backlog, qlen: $v"
 	[ "$v" = "0 0 0 0 0" ]
 	check_err $? "$v"
@@ -163,6 +169,7 @@ nothing_left() {
 
 tests_plan
 star bridge h1 h2
+H1=$(addr h1)
 # shellcheck disable=SC2086
 qdisc_all ofc $LINK -- ofc $LINK
 for ((i = 0; i < N; i++)); do

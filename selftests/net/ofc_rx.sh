@@ -56,6 +56,10 @@ acked() {
 A_KEY='' B_KEY=''
 
 # A held for 0.5 s, then resumed: HOLD and FREE are when the frames left.
+# A is TCP: a hold longer than its RTO (200 ms) leaves it backed off, and
+# it may take a few hundred ms after the resume to send again (in two
+# runs it acked 473 KB and 87 KB in the first 0.45 s): A is judged over
+# 1.45 s after its resume, where it has the link's 2.5 MB/s to share.
 held_a() {
 	[ -z "${HELD_A:-}" ] || return 0
 	HELD_A=1
@@ -66,7 +70,7 @@ held_a() {
 	read -ra K1 < <(h1 .kp.rx_pause .kp.rx_applied)
 	inject keys resume 3 "$A_KEY"
 	FREE=$LAST
-	settle 0.5
+	settle 1.5
 	read -ra K2 < <(h1 .kp.rx_resume .kp.rx_applied)
 }
 
@@ -96,9 +100,9 @@ other_flow_goes_on() {
 resume_releases() {
 	local a
 	held_a
-	a=$(acked a $((FREE + 50000000)) $((FREE + 500000000)))
-	ktap_note "A acked $a bytes in the 0.45 s after its resume; rx_resume +$((K2[0] - K0[1])), applied ${K2[1]}"
-	[ "$a" -gt 100000 ] && [ $((K2[0] - K0[1])) = 1 ] && [ "${K2[1]}" = 0 ]
+	a=$(acked a $((FREE + 50000000)) $((FREE + 1500000000)))
+	ktap_note "A acked $a bytes in the 1.45 s after its resume; rx_resume +$((K2[0] - K0[1])), applied ${K2[1]}"
+	[ "$a" -gt 200000 ] && [ $((K2[0] - K0[1])) = 1 ] && [ "${K2[1]}" = 0 ]
 	check_err $? "acked $a, rx_resume +$((K2[0] - K0[1])), applied ${K2[1]}"
 	log_test "its resume releases it"
 }
@@ -169,12 +173,12 @@ timeout_ends_pause() {
 	e0=$(h1 .kp.rx_expired)
 	inject keys pause 3 "$A_KEY"
 	t=$LAST
-	settle 0.8
+	settle 2
 	e1=$(h1 .kp.rx_expired)
 	nsx h-h1 tc qdisc change dev h1-eth root ofc pause_timeout off
-	a=$(acked a $((t + 400000000)) $((t + 800000000)))
-	ktap_note "A acked $a bytes 0.4-0.8 s after an unresumed pause; rx_expired +$((e1 - e0))"
-	[ $((e1 - e0)) = 1 ] && [ "$a" -gt 100000 ] &&
+	a=$(acked a $((t + 300000000)) $((t + 2000000000)))
+	ktap_note "A acked $a bytes 0.3-2 s after an unresumed pause; rx_expired +$((e1 - e0))"
+	[ $((e1 - e0)) = 1 ] && [ "$a" -gt 200000 ] &&
 		[ "$(h1 .kp.rx_applied)" = 0 ]
 	check_err $? "rx_expired +$((e1 - e0)), acked $a"
 	log_test "pause_timeout ends a pause nobody resumes"
