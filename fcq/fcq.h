@@ -223,6 +223,7 @@ struct fcq_port {
 	struct fcq_kptx *kptx;
 	u8 kp_dirty;			/* classes that may owe a frame */
 	u8 kp_armed;			/* classes released at a level */
+	u8 kp_sent;			/* classes it ever sent keyed frames of */
 	struct fcq_fkey *kp_keys;	/* one frame's keys (root lock) */
 
 	/* pauses this port honours, from the receive hook */

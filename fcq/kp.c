@@ -166,6 +166,7 @@ size_t fcq_kp_build(struct fcq_port *port, u8 *buf, size_t size, u64 now)
 		return 0;
 	e.type = f.resume ? FCQ_EXT_KEYS_RESUME : FCQ_EXT_KEYS_PAUSE;
 	e.prio = f.prio;
+	WRITE_ONCE(port->kp_sent, port->kp_sent | BIT(f.prio));
 	e.flags = f.flags;
 	e.seq = ++port->ext_seq;
 	e.count = f.n;
@@ -270,15 +271,25 @@ bool fcq_kp_applied(struct fcq_port *port, u8 p, const struct fcq_fkey *k)
 }
 EXPORT_SYMBOL_GPL(fcq_kp_applied);
 
-/* Classes whose keyed pauses @port's upstream holds (tp_lock held). */
-static u8 tx_held(const struct fcq_kptx *b)
+/*
+ * Classes whose keyed pauses @port's upstream may hold: those its book
+ * holds, and those it ever sent frames of, since the book counts a frame
+ * sent once built; a RESUME still in this qdisc (waiting, or on the
+ * emulated wire) when the qdisc goes is lost with it, and the upstream
+ * would hold its flows for good.
+ */
+static u8 tx_held(struct fcq_port *port)
 {
-	u8 held = b->all_sent;
+	const struct fcq_kptx *b = port->kptx;
+	u8 held = READ_ONCE(port->kp_sent);
 	int p;
 
+	spin_lock_bh(&port->tp_lock);
+	held |= b->all_sent;
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
 		if (b->nsent[p])
 			held |= BIT(p);
+	spin_unlock_bh(&port->tp_lock);
 	return held;
 }
 
@@ -286,9 +297,7 @@ void fcq_kp_take_over(struct fcq_port *port, struct fcq_port *prev)
 {
 	u8 held;
 
-	spin_lock(&prev->tp_lock);
-	held = tx_held(prev->kptx);
-	spin_unlock(&prev->tp_lock);
+	held = tx_held(prev);
 	if (!held)
 		return;
 	/*
@@ -312,9 +321,7 @@ void fcq_kp_goodbye(struct fcq_port *port)
 	ASSERT_RTNL();
 	if (!port->kptx)
 		return;
-	spin_lock_bh(&port->tp_lock);
-	held = tx_held(port->kptx);
-	spin_unlock_bh(&port->tp_lock);
+	held = tx_held(port);
 	/*
 	 * Keyed pauses have no timer: a port that leaves for good ends what
 	 * it holds upstream, or it would stay held. Not under a qdisc lock,
