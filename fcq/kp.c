@@ -324,8 +324,10 @@ void fcq_kp_goodbye(struct fcq_port *port)
 	held = tx_held(port);
 	/*
 	 * Keyed pauses have no timer: a port that leaves for good ends what
-	 * it holds upstream, or it would stay held. Not under a qdisc lock,
-	 * and the device's qdisc is no longer this one.
+	 * it holds upstream, or it would stay held. The device is between
+	 * qdiscs (qdisc_graft() destroys the old one before dev_activate()):
+	 * dev_queue_xmit() would hand the frame to noop_qdisc, which drops
+	 * it, so it goes to the driver directly. Not under a qdisc lock.
 	 */
 	for (e.prio = 0; e.prio < FCQ_NUM_PRIO; e.prio++) {
 		if (!(held & BIT(e.prio)))
@@ -343,7 +345,9 @@ void fcq_kp_goodbye(struct fcq_port *port)
 		skb->dev = port->dev;
 		skb->protocol = htons(FCQ_ETHERTYPE_EXT);
 		skb->priority = TC_PRIO_CONTROL;
-		dev_queue_xmit(skb);
+		if (dev_direct_xmit(skb, 0) != NETDEV_TX_OK)
+			net_warn_ratelimited("%s: fcq: RESUME ALL of class %u not sent: the peer holds its flows until its pause_timeout\n",
+					     port->dev->name, e.prio);
 	}
 }
 

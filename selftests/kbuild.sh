@@ -30,6 +30,8 @@ FCQ_CACHE=${FCQ_CACHE:-/var/cache/fcq}
 R=${FCQ_RESULTS:-$TOP/build/results}
 mkdir -p "$R"
 var() { sed -n "s/^$1 := //p" "$FCQ_CACHE/kernels.mk"; }
+# Every module Kbuild makes: dkms.conf must install each of them.
+MODULES=$(sed -n 's/^obj-m := //p' "$TOP/Kbuild" | sed 's/\.o//g')
 
 tests_plan
 [ -f "$FCQ_CACHE/kernels.mk" ] || {
@@ -81,7 +83,7 @@ dkms_build() {
 			-k "$2" --kernelsourcedir "$3"' sh "$d" "$abi" "$kdir" \
 		>"$R/dkms-$k.log" 2>&1
 	check_err $? "dkms build -k $abi failed: see $R/dkms-$k.log"
-	for ko in fcq sch_pfc sch_fafc; do
+	for ko in $MODULES; do
 		ko=$d/tree/fcq/0.1/$abi/x86_64/module/$ko.ko
 		if [ -f "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$abi" ]; then
 			n=$((n + 1))
@@ -89,7 +91,7 @@ dkms_build() {
 			check_err 1 "no ${ko##*/} built for $abi"
 		fi
 	done
-	ktap_note "$abi: dkms built $n of 3 modules"
+	ktap_note "$abi: dkms built $n of $(wc -w <<<"$MODULES") modules"
 	log_test "dkms build for $k ($abi)"
 }
 

@@ -25,12 +25,12 @@ writes one JSON line per measurement to OUT/raw.jsonl.
   --rounds N        interleaved rounds (default 3)
   --secs S          measuring window per point (default 2; 1 s warm-up before)
   --qdiscs LIST     main part (default "pfifo fq_codel fq_codel-mtu pfc
-                    fafc")
-  --ports-qdiscs L  ports part (default "fq_codel pfc fafc")
-  --flows-qdiscs L  flows part (default "fq_codel pfc pfc-drr fafc")
+                    fafc ofc")
+  --ports-qdiscs L  ports part (default "fq_codel pfc fafc ofc")
+  --flows-qdiscs L  flows part (default "fq_codel pfc pfc-drr fafc ofc")
   --ports LIST      switch ports (default "4 64")
   --flows LIST      UDP 5-tuples (default "1 10000")
-  --profile-qdiscs L  (default "fq_codel pfc fafc")
+  --profile-qdiscs L  (default "fq_codel pfc fafc ofc")
   -h, --help        this text
 
 Qdiscs (the same on both ends of a link, at a rate that does not bind):
@@ -42,6 +42,8 @@ Qdiscs (the same on both ends of a link, at a rate that does not bind):
   fafc              fafc rate 400gbit response 0 thop 250us  (thop auto
                     would be 1 us at 400gbit: a 1 MHz tick; 250 us is
                     profile A's T_hop)
+  ofc               ofc rate 400gbit response 0 (a flow table lookup per
+                    packet, three queues per class)
                     response 0: the default 200 us of headroom per lossless
                     class is 10 MB at 400gbit, more than the switch's
                     buffer; no shared buffer would be left and every packet
@@ -56,12 +58,12 @@ OUT=${FCQ_RESULTS:-/tmp}/bench
 PARTS=main,ports,flows,pause
 ROUNDS=3
 SECS=2
-QDISCS="pfifo fq_codel fq_codel-mtu pfc fafc"
-PORTS_QDISCS="fq_codel pfc fafc"
-FLOWS_QDISCS="fq_codel pfc pfc-drr fafc"
+QDISCS="pfifo fq_codel fq_codel-mtu pfc fafc ofc"
+PORTS_QDISCS="fq_codel pfc fafc ofc"
+FLOWS_QDISCS="fq_codel pfc pfc-drr fafc ofc"
 PORTS="4 64"
 FLOWS="1 10000"
-PROFILE_QDISCS="fq_codel pfc fafc"
+PROFILE_QDISCS="fq_codel pfc fafc ofc"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) OUT=$2; shift ;;
@@ -97,6 +99,7 @@ qspec() {
 	pfc) echo pfc rate 400gbit response 0 ;;
 	pfc-drr) echo pfc rate 400gbit response 0 sched drr ;;
 	fafc) echo fafc rate 400gbit response 0 thop 250us ;;
+	ofc) echo ofc rate 400gbit response 0 ;;
 	*) say "unknown qdisc $1"; return 1 ;;
 	esac
 }
