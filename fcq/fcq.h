@@ -345,9 +345,7 @@ unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
 u8 fcq_kp_sync(struct fcq_port *port, u8 mask,
 	       const struct fcq_kprx_ops *ops, void *arg, u64 now);
 bool fcq_kp_applied(struct fcq_port *port, u8 p, const struct fcq_fkey *k);
-/* tc qdisc replace: what @prev held upstream, @port ends (sw->lock). */
-void fcq_kp_take_over(struct fcq_port *port, struct fcq_port *prev);
-/* A port leaving for good ends its keyed pauses upstream (RTNL). */
+/* A port deleted or replaced ends its keyed pauses upstream (RTNL). */
 void fcq_kp_goodbye(struct fcq_port *port);
 int fcq_kp_dump_stats(struct fcq_port *port, struct sk_buff *skb);
 

@@ -293,24 +293,6 @@ static u8 tx_held(struct fcq_port *port)
 	return held;
 }
 
-void fcq_kp_take_over(struct fcq_port *port, struct fcq_port *prev)
-{
-	u8 held;
-
-	held = tx_held(prev);
-	if (!held)
-		return;
-	/*
-	 * The successor does not know which flows @prev held upstream: it
-	 * ends them all (RESUME ALL) and pauses again what it must.
-	 */
-	spin_lock(&port->tp_lock);
-	port->kptx->all_sent |= held;
-	port->kptx->dirty |= held;
-	tx_mirror(port);
-	spin_unlock(&port->tp_lock);
-}
-
 void fcq_kp_goodbye(struct fcq_port *port)
 {
 	struct fcq_ext e = { .type = FCQ_EXT_KEYS_RESUME,

@@ -248,8 +248,6 @@ int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
 		port->prev = sw->ports[i];
 		spin_lock_bh(&sw->lock);
 		hand_over(sw, i, port);
-		if (port->prev)
-			fcq_kp_take_over(port, port->prev);
 		spin_unlock_bh(&sw->lock);
 		goto joined;
 	}
@@ -311,8 +309,13 @@ void fcq_switch_leave(struct fcq_port *port)
 		sw->ports[port->index] = NULL;
 		recount(sw);
 		spin_unlock_bh(&sw->lock);
-		fcq_kp_goodbye(port);
 	}
+	/*
+	 * Replaced or gone, it no longer sends: what it holds paused
+	 * upstream ends now. A successor pauses again what it must, and its
+	 * frames go out once the device is active again, after this one.
+	 */
+	fcq_kp_goodbye(port);
 	/* Other ports' enqueues may still hold this port to kick it. */
 	synchronize_net();
 	port->sw = NULL;
