@@ -3,11 +3,15 @@
 #include <linux/vmalloc.h>
 
 #include "lanes.h"
+#include "trace.h"
 
-int fcq_lanes_init(struct fcq_lanes *l, u16 lanes, u16 marks)
+int fcq_lanes_init(struct fcq_lanes *l, const struct net_device *dev,
+		   u8 prio, u16 lanes, u16 marks)
 {
 	int i;
 
+	l->dev = dev;
+	l->prio = prio;
 	l->iso = kvzalloc(fcq_iso_size(lanes, marks), GFP_KERNEL);
 	l->q = kvcalloc(lanes, sizeof(*l->q), GFP_KERNEL);
 	if (!l->iso || !l->q) {
@@ -53,8 +57,16 @@ void fcq_lanes_move(struct fcq_lanes *l, int from, int to)
 
 	__skb_queue_tail(&l->q[to], skb);
 	fcq_iso_move(l->iso, from, to, qdisc_pkt_len(skb));
+	trace_isolate(l->dev, l->prio, from, to, qdisc_pkt_len(skb));
 }
 EXPORT_SYMBOL_GPL(fcq_lanes_move);
+
+void fcq_lanes_resumed(const struct fcq_lanes *l, int lane)
+{
+	trace_resume(l->dev, l->prio, lane, skb_queue_len(&l->q[lane]),
+		     fcq_lanes_bytes(l, lane));
+}
+EXPORT_SYMBOL_GPL(fcq_lanes_resumed);
 
 struct sk_buff *fcq_lanes_flush(struct fcq_lanes *l)
 {

@@ -164,6 +164,52 @@ FCQ_DROP_REASONS
 #define EM(a, b) { a, b },
 #define EMe(a, b) { a, b }
 
+/* A paused packet of class @prio on @dev stepped aside, unsent. */
+TRACE_EVENT(isolate,
+	TP_PROTO(const struct net_device *dev, u8 prio, int from, int to,
+		 u32 len),
+	TP_ARGS(dev, prio, from, to, len),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, prio)
+		__field(int, from)
+		__field(int, to)
+		__field(u32, len)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->prio = prio;
+		__entry->from = from;
+		__entry->to = to;
+		__entry->len = len;
+	),
+	TP_printk("dev=%s prio=%u lane=%d->%d len=%u", __entry->dev,
+		  __entry->prio, __entry->from, __entry->to, __entry->len)
+);
+
+/* A resume: lane @lane of class @prio drains its @pkts packets. */
+TRACE_EVENT(resume,
+	TP_PROTO(const struct net_device *dev, u8 prio, int lane, u32 pkts,
+		 u32 bytes),
+	TP_ARGS(dev, prio, lane, pkts, bytes),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, prio)
+		__field(int, lane)
+		__field(u32, pkts)
+		__field(u32, bytes)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->prio = prio;
+		__entry->lane = lane;
+		__entry->pkts = pkts;
+		__entry->bytes = bytes;
+	),
+	TP_printk("dev=%s prio=%u lane=%d pkts=%u bytes=%u", __entry->dev,
+		  __entry->prio, __entry->lane, __entry->pkts, __entry->bytes)
+);
+
 /* fcq dropped a packet or a frame on @dev. */
 TRACE_EVENT(drop,
 	TP_PROTO(const struct net_device *dev, u8 prio, int reason, u32 len),

@@ -311,8 +311,10 @@ static void sync(struct ofc_sched *q, u8 mask, u64 now)
 	int p;
 
 	for (p = 0; resumed && p < FCQ_NUM_PRIO; p++)
-		if ((resumed & BIT(p)) && ofc_band_resumed(&q->cls[p].band))
+		if ((resumed & BIT(p)) && ofc_band_resumed(&q->cls[p].band)) {
 			q->st.drains++;
+			fcq_lanes_resumed(&q->cls[p].l, q->cls[p].band.d);
+		}
 }
 
 static bool paused(struct ofc_sched *q, struct ofc_class *c,
@@ -529,7 +531,8 @@ static int ofc_alloc(struct ofc_sched *q, u8 key, u32 flows, u32 timeout,
 	fcq_ftab_init(&q->fit, q->fit_mem, flows, sizeof(struct ofc_fit),
 		      get_random_u32());
 	for (p = 0; p < FCQ_NUM_PRIO; p++) {
-		err = fcq_lanes_init(&q->cls[p].l, OFC_LANES, OFC_MARKS);
+		err = fcq_lanes_init(&q->cls[p].l, q->port.dev, p,
+				     OFC_LANES, OFC_MARKS);
 		if (err)
 			return err;
 		ofc_band_init(&q->cls[p].band, q->cls[p].l.iso);

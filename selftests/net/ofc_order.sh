@@ -9,12 +9,14 @@
 # resumes back to back, so that one arrives while the last one's drain
 # runs). Every stream must arrive whole and in order, nothing may be lost,
 # the nested path (a resume deferred while a drain runs) must be taken,
-# and at the end nothing is left paused, draining or queued.
+# the tracepoints must tell what the counters count, and at the end
+# nothing is left paused, draining or queued.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	frames_all_counted
 	nested_path_taken
+	tracepoints_match
 	streams_complete
 	no_reorder
 	no_loss
@@ -38,6 +40,8 @@ STREAM_BYTES=1500000	# 8 s of it
 STEPS=400		# one every 5 ms: 2 s of pauses and resumes (3-4 s
 			# under TCG), from 1 s into the streams
 SEED=${SEED:-1}
+TR=/sys/kernel/tracing
+EVENTS="kp_rx isolate resume"
 mkdir -p "$OUT"
 
 h1() { xstats h-h1 h1-eth "$@"; }
@@ -88,7 +92,10 @@ stressed() {
 	DONE=1
 	# (bash takes seconds to write it under TCG: before the streams)
 	read -ra args <<<"$(sequence | tr '\n' ' ')"
-	read -ra K0 < <(h1 .kp.rx_pause .kp.rx_resume .kp.rx_deferred .kp.rx_bad)
+	read -ra K0 < <(h1 .kp.rx_pause .kp.rx_resume .kp.rx_deferred .kp.rx_bad \
+		.ofc.drains .ofc.moved)
+	echo >"$TR/trace"
+	for e in $EVENTS; do echo 1 >"$TR/events/fcq/$e/enable"; done
 	epoch=$(epoch_in 0.5)
 	for ((i = 0; i < N; i++)); do
 		nsx h-h1 fcq-gen paced -t "$TOS" -e "$epoch" "$(dst "$i")" \
@@ -99,13 +106,16 @@ stressed() {
 	nsx sw fcq-frame sw-h1 "${args[@]}" >"$WORK/sent"
 	SENT=$(wc -l <"$WORK/sent")
 	sleep 0.5
-	read -ra K1 < <(h1 .kp.rx_pause .kp.rx_resume .kp.rx_deferred .kp.rx_bad)
+	read -ra K1 < <(h1 .kp.rx_pause .kp.rx_resume .kp.rx_deferred .kp.rx_bad \
+		.ofc.drains .ofc.moved)
 	# the streams' ends: 1 s of margin, then at most 30 s more
 	for _ in $(seq 60); do
 		[ "$(wc -l <"$WORK/rcv.jsonl")" -ge "$N" ] && break
 		sleep 0.5
 	done
+	for e in $EVENTS; do echo 0 >"$TR/events/fcq/$e/enable"; done
 	cp "$WORK"/*.jsonl "$WORK/sent" "$OUT/"
+	cp "$TR/trace" "$OUT/trace"
 	ktap_note "streams: $(jq -sc 'map({"end": .end, lost, reorders, dups})' "$WORK/rcv.jsonl")"
 }
 
@@ -127,6 +137,22 @@ nested_path_taken() {
 	[ "$d" -gt 0 ]
 	check_err $? "rx_deferred +$d"
 	log_test "resumes arrive during drains and wait for them (nested path)"
+}
+
+# h1-eth's events while the frames came in, against its counters: every
+# keyed frame, drain and step aside traced once (the streams go on a
+# little after the counters are read: moves and drains may only add).
+tracepoints_match() {
+	local rx dr mv
+	stressed
+	rx=$(grep -c 'kp_rx: dev=h1-eth ' "$OUT/trace")
+	dr=$(grep -c 'resume: dev=h1-eth ' "$OUT/trace")
+	mv=$(grep -c 'isolate: dev=h1-eth ' "$OUT/trace")
+	ktap_note "traced: $rx keyed frames, $dr drains, $mv packets aside; counted: $SENT frames, $((K1[4] - K0[4])) drains, $((K1[5] - K0[5])) moved"
+	[ "$rx" = "$SENT" ] && [ "$dr" -ge $((K1[4] - K0[4])) ] &&
+		[ "$mv" -ge $((K1[5] - K0[5])) ] && [ "$dr" -gt 0 ] && [ "$mv" -gt 0 ]
+	check_err $? "traced $rx/$dr/$mv"
+	log_test "fcq:kp_rx, fcq:resume and fcq:isolate trace what the counters count"
 }
 
 streams_complete() {
