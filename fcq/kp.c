@@ -301,7 +301,9 @@ void fcq_kp_goodbye(struct fcq_port *port)
 	u8 held;
 
 	ASSERT_RTNL();
-	if (!port->kptx)
+	/* A link that is down (a device going away) has no peer to tell. */
+	if (!port->kptx || !netif_running(port->dev) ||
+	    !netif_carrier_ok(port->dev))
 		return;
 	held = tx_held(port);
 	/*
