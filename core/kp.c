@@ -172,6 +172,12 @@ static void tx_resume_all(struct fcq_kptx *b, u8 p)
 	}
 }
 
+void fcq_kptx_resend(struct fcq_kptx *b, u8 mask)
+{
+	b->all_sent = (b->all_sent & ~mask) | (mask & ~b->all_want);
+	b->dirty |= mask;
+}
+
 bool fcq_kptx_next(struct fcq_kptx *b, struct fcq_kp_frame *f,
 		   struct fcq_fkey *keys, u16 max)
 {

@@ -74,6 +74,12 @@ void fcq_kptx_want_all(struct fcq_kptx *b, u8 p);
 void fcq_kptx_unwant(struct fcq_kptx *b, u8 p, const struct fcq_fkey *k);
 /* Want nothing of @p any more (and disarm). */
 void fcq_kptx_clear(struct fcq_kptx *b, u8 p);
+/*
+ * The frames sent of the classes in @mask may not have arrived (dropped
+ * unsent): owe what sets the peer's state again, a PAUSE ALL if the class
+ * is wanted whole, else a RESUME ALL and then the keys still wanted.
+ */
+void fcq_kptx_resend(struct fcq_kptx *b, u8 mask);
 
 /* Release everything of @p once its queue falls to @level bytes. */
 void fcq_kptx_arm(struct fcq_kptx *b, u8 p, u32 level);

@@ -224,6 +224,7 @@ struct fcq_port {
 	u8 kp_dirty;			/* classes that may owe a frame */
 	u8 kp_armed;			/* classes released at a level */
 	u8 kp_sent;			/* classes it ever sent keyed frames of */
+	u64 kp_retry_at;		/* a frame found no memory: try then */
 	struct fcq_fkey *kp_keys;	/* one frame's keys (root lock) */
 
 	/* pauses this port honours, from the receive hook */
@@ -345,6 +346,14 @@ unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
 u8 fcq_kp_sync(struct fcq_port *port, u8 mask,
 	       const struct fcq_kprx_ops *ops, void *arg, u64 now);
 bool fcq_kp_applied(struct fcq_port *port, u8 p, const struct fcq_fkey *k);
+/*
+ * The qdisc was reset (ifdown, carrier loss): the keyed frames it had not
+ * sent are gone, and its book counts them sent. It sets the peer's state
+ * again, for every class it ever sent frames of, when it next sends; and
+ * it forgets what its peer held, whose RESUME may be lost as well (the
+ * peer's own reset sets it again).
+ */
+void fcq_kp_reset(struct fcq_port *port);
 /* A port deleted or replaced ends its keyed pauses upstream (RTNL). */
 void fcq_kp_goodbye(struct fcq_port *port);
 int fcq_kp_dump_stats(struct fcq_port *port, struct sk_buff *skb);

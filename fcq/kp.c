@@ -143,12 +143,12 @@ bool fcq_kp_level(struct fcq_port *ing, u8 p, u32 bytes)
 	return released;
 }
 
-/* The most keys one frame of @port may carry, whatever their type. */
-static u16 frame_keys(const struct fcq_port *port)
+/* The most keys a frame of @size bytes may carry, whatever their type. */
+static u16 frame_keys(size_t size)
 {
-	u32 room = port->dev->mtu + ETH_HLEN - FCQ_EXT_KEYS_HLEN;
+	size_t room = size - FCQ_EXT_KEYS_HLEN;
 
-	return min_t(u32, FCQ_KP_FRAME_KEYS, room / FCQ_WK_MAX_SIZE);
+	return min_t(size_t, FCQ_KP_FRAME_KEYS, room / FCQ_WK_MAX_SIZE);
 }
 
 size_t fcq_kp_build(struct fcq_port *port, u8 *buf, size_t size, u64 now)
@@ -159,7 +159,7 @@ size_t fcq_kp_build(struct fcq_port *port, u8 *buf, size_t size, u64 now)
 	bool owed;
 
 	spin_lock(&port->tp_lock);
-	owed = fcq_kptx_next(port->kptx, &f, port->kp_keys, frame_keys(port));
+	owed = fcq_kptx_next(port->kptx, &f, port->kp_keys, frame_keys(size));
 	tx_mirror(port);
 	spin_unlock(&port->tp_lock);
 	if (!owed)
@@ -205,7 +205,11 @@ unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
 	u16 i;
 
 	spin_lock(&port->pause_lock);
-	if (!(READ_ONCE(port->cfg.lossless) & BIT(f->prio))) {
+	/*
+	 * A lossy class is not paused; but a class made lossy after a pause
+	 * still takes its resumes, or what was held stays held.
+	 */
+	if (pause && !(READ_ONCE(port->cfg.lossless) & BIT(f->prio))) {
 		port->st.rx_not_lossless++;
 		spin_unlock(&port->pause_lock);
 		return NF_STOLEN;
@@ -251,8 +255,8 @@ u8 fcq_kp_sync(struct fcq_port *port, u8 mask,
 	if (!READ_ONCE(port->kp_pending) && now < port->kp_expiry)
 		return 0;
 	spin_lock(&port->pause_lock);
-	if (b->timeout)
-		port->kp_expiry = fcq_kprx_expire(b, now) ?: U64_MAX;
+	port->kp_expiry = b->timeout ? fcq_kprx_expire(b, now) ?: U64_MAX :
+				       U64_MAX;
 	resumed = fcq_kprx_sync(b, mask, ops, arg);
 	WRITE_ONCE(port->kp_pending, b->pending);
 	spin_unlock(&port->pause_lock);
@@ -270,6 +274,26 @@ bool fcq_kp_applied(struct fcq_port *port, u8 p, const struct fcq_fkey *k)
 	return applied;
 }
 EXPORT_SYMBOL_GPL(fcq_kp_applied);
+
+void fcq_kp_reset(struct fcq_port *port)
+{
+	u8 sent = READ_ONCE(port->kp_sent);
+	int p;
+
+	if (port->kptx && sent) {
+		spin_lock_bh(&port->tp_lock);
+		fcq_kptx_resend(port->kptx, sent);
+		tx_mirror(port);
+		spin_unlock_bh(&port->tp_lock);
+	}
+	if (!port->kprx)
+		return;
+	spin_lock_bh(&port->pause_lock);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		fcq_kprx_resume(port->kprx, p, NULL);
+	WRITE_ONCE(port->kp_pending, port->kprx->pending);
+	spin_unlock_bh(&port->pause_lock);
+}
 
 /*
  * Classes whose keyed pauses @port's upstream may hold: those its book

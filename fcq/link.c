@@ -173,19 +173,24 @@ static void ext_tx(struct fcq_port *port, u8 classes, const u64 *add,
  * The keyed pauses this port owes its upstream: one frame waits at a time,
  * the rest stays owed. Class frames (ctrl) go before it, so that a PAUSE
  * waits behind no more than the frame on the wire, as the headroom assumes,
- * however many flows are owed. A frame that finds no memory stays owed.
+ * however many flows are owed. A frame that finds no memory stays owed,
+ * tried again 1 ms later.
  */
 static void kp_tx(struct fcq_port *port, u64 now)
 {
 	struct sk_buff *skb;
 	size_t len;
 
+	port->kp_retry_at = U64_MAX;
 	if (!READ_ONCE(port->kp_dirty) || !skb_queue_empty(&port->kp_ctrl))
 		return;
 	skb = ctrl_alloc(port, htons(FCQ_ETHERTYPE_EXT), now,
-			 port->dev->mtu + ETH_HLEN);
-	if (!skb)
+			 READ_ONCE(port->dev->mtu) + ETH_HLEN);
+	if (!skb) {
+		/* Owed still; no other traffic may come to retry it */
+		port->kp_retry_at = now + NSEC_PER_MSEC;
 		return;
+	}
 	len = fcq_kp_build(port, skb->data, skb->len, now);
 	if (!len) {
 		consume_skb(skb);
@@ -397,6 +402,7 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		next = min(next, retry);
 	}
 	next = min(next, port->refresh_at);
+	next = min(next, port->kp_retry_at);
 	if (next != U64_MAX)
 		qdisc_watchdog_schedule_ns(&port->wd, next);
 	return NULL;

@@ -310,6 +310,7 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 	spin_lock_init(&port->pause_lock);
 	spin_lock_init(&port->tp_lock);
 	port->refresh_at = U64_MAX;
+	port->kp_retry_at = U64_MAX;
 	fcq_default_cfg(&port->cfg);
 	port->headroom = headroom_of(port, &port->cfg);
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
@@ -375,12 +376,14 @@ void fcq_port_reset(struct Qdisc *sch)
 		rtnl_kfree_skbs(skb, skb);
 	}
 	fcq_link_purge(port);
+	fcq_kp_reset(port);
 	memset(port->st.backlog, 0, sizeof(port->st.backlog));
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
 	WRITE_ONCE(port->tx_free, 0);
 	port->xoff_sent = 0;
 	port->refresh_at = U64_MAX;
+	port->kp_retry_at = U64_MAX;
 	spin_lock_bh(&port->tp_lock);
 	WRITE_ONCE(port->tp_want, 0);
 	memset(port->tp_add, 0, sizeof(port->tp_add));

@@ -612,7 +612,7 @@ static int ofc_change(struct Qdisc *sch, struct nlattr *opt,
 	/* One section: no dequeue sees half of it. */
 	sch_tree_lock(sch);
 	fcq_port_apply(&q->port, &pc);
-	q->port.sends_pfc = mode == OFC_M_PFC;
+	WRITE_ONCE(q->port.sends_pfc, mode == OFC_M_PFC);
 	q->cfg.mode = cfg.mode;
 	q->cfg.xoff = cfg.xoff;
 	q->cfg.xon = cfg.xon;
@@ -626,6 +626,8 @@ static int ofc_change(struct Qdisc *sch, struct nlattr *opt,
 	WRITE_ONCE(q->pause_timeout, timeout);
 	spin_lock(&q->port.pause_lock);
 	q->port.kprx->timeout = timeout;
+	/* The next pick finds what the new timeout ends, or stops looking */
+	q->port.kp_expiry = timeout ? 0 : U64_MAX;
 	spin_unlock(&q->port.pause_lock);
 	if (tb[TCA_OFC_STRICT])
 		WRITE_ONCE(q->ets.strict, nla_get_u8(tb[TCA_OFC_STRICT]));

@@ -80,6 +80,44 @@ static void tx_pause_then_resume_all(void **state)
 	tx_free(t);
 }
 
+/* Frames lost unsent: the peer's state is set again, whatever it holds. */
+static void tx_resend(void **state)
+{
+	struct tx *t = tx_new(CAP);
+	struct fcq_fkey a = test_pair4(1, 9), b = test_pair4(2, 9);
+
+	fcq_kptx_want(&t->b, 3, &a, false);
+	fcq_kptx_want(&t->b, 3, &b, false);
+	assert_true(tx_next(t, 16));		/* PAUSE {a, b} */
+	fcq_kptx_unwant(&t->b, 3, &b);
+	fcq_kptx_resend(&t->b, 1 << 3);		/* the RESUME {b} may be lost */
+	assert_true(tx_next(t, 16));
+	assert_true(t->f.resume);
+	assert_int_equal(t->f.flags, FCQ_EXT_F_ALL);
+	assert_true(tx_next(t, 16));		/* then what is still wanted */
+	assert_false(t->f.resume);
+	assert_int_equal(t->f.n, 1);
+	assert_true(fcq_key_eq(&t->keys[0], &a));
+	assert_false(tx_next(t, 16));
+	/* the whole class wanted: its PAUSE ALL again, no RESUME before it */
+	fcq_kptx_want_all(&t->b, 3);
+	assert_true(tx_next(t, 16));
+	assert_int_equal(t->f.flags, FCQ_EXT_F_ALL);
+	assert_false(t->f.resume);
+	fcq_kptx_resend(&t->b, 1 << 3);
+	assert_true(tx_next(t, 16));
+	assert_int_equal(t->f.flags, FCQ_EXT_F_ALL);
+	assert_false(t->f.resume);
+	assert_false(tx_next(t, 16));
+	/* nothing ever sent: a RESUME ALL, harmless to a peer holding none */
+	fcq_kptx_resend(&t->b, 1 << 5);
+	assert_true(tx_next(t, 16));
+	assert_int_equal(t->f.prio, 5);
+	assert_true(t->f.resume);
+	assert_false(tx_next(t, 16));
+	tx_free(t);
+}
+
 static void tx_change_between_frames_is_free(void **state)
 {
 	struct tx *t = tx_new(CAP);
@@ -408,6 +446,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tx_pause_then_resume_all),
+		cmocka_unit_test(tx_resend),
 		cmocka_unit_test(tx_change_between_frames_is_free),
 		cmocka_unit_test(tx_all_covers_keys),
 		cmocka_unit_test(tx_level_releases_at_or_below),

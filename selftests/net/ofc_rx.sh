@@ -9,7 +9,8 @@
 # both, RESUME ALL ends everything, bad key lists are counted and dropped,
 # the pause timeout ends a pause nobody resumes, and a port that keeps no
 # keyed pauses (pfc) honours one as a class pause, for its pause_max or
-# else 10 ms, which a RESUME ALL ends early.
+# else 10 ms, which a RESUME ALL ends early; a link that goes down and up
+# forgets the pauses it held.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
@@ -25,6 +26,7 @@ ALL_TESTS="
 	pfc_port_pause_ends
 	books_empty
 	no_loss
+	link_down_forgets
 "
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run)."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -57,9 +59,10 @@ A_KEY='' B_KEY=''
 
 # A held for 0.5 s, then resumed: HOLD and FREE are when the frames left.
 # A is TCP: a hold longer than its RTO (200 ms) leaves it backed off, and
-# it may take a few hundred ms after the resume to send again (in two
-# runs it acked 473 KB and 87 KB in the first 0.45 s): A is judged over
-# 1.45 s after its resume, where it has the link's 2.5 MB/s to share.
+# it may take a few hundred ms after the resume to send again. Acked in
+# the 1.45 s after its resume, over four runs: 176 KB to 2.9 MB (in the
+# 0.45 s after it, 87 KB to 473 KB); held, 0. Released means more than
+# 50 KB, 3.5 times below the least seen, 50 KB above the most held.
 held_a() {
 	[ -z "${HELD_A:-}" ] || return 0
 	HELD_A=1
@@ -102,7 +105,7 @@ resume_releases() {
 	held_a
 	a=$(acked a $((FREE + 50000000)) $((FREE + 1500000000)))
 	ktap_note "A acked $a bytes in the 1.45 s after its resume; rx_resume +$((K2[0] - K0[1])), applied ${K2[1]}"
-	[ "$a" -gt 200000 ] && [ $((K2[0] - K0[1])) = 1 ] && [ "${K2[1]}" = 0 ]
+	[ "$a" -gt 50000 ] && [ $((K2[0] - K0[1])) = 1 ] && [ "${K2[1]}" = 0 ]
 	check_err $? "acked $a, rx_resume +$((K2[0] - K0[1])), applied ${K2[1]}"
 	log_test "its resume releases it"
 }
@@ -178,7 +181,7 @@ timeout_ends_pause() {
 	nsx h-h1 tc qdisc change dev h1-eth root ofc pause_timeout off
 	a=$(acked a $((t + 300000000)) $((t + 2000000000)))
 	ktap_note "A acked $a bytes 0.3-2 s after an unresumed pause; rx_expired +$((e1 - e0))"
-	[ $((e1 - e0)) = 1 ] && [ "$a" -gt 200000 ] &&
+	[ $((e1 - e0)) = 1 ] && [ "$a" -gt 50000 ] &&
 		[ "$(h1 .kp.rx_applied)" = 0 ]
 	check_err $? "rx_expired +$((e1 - e0)), acked $a"
 	log_test "pause_timeout ends a pause nobody resumes"
@@ -228,6 +231,26 @@ no_loss() {
 	[ "${drops%% *}" = 0 ]
 	check_err $? "$drops"
 	log_test "no data packet lost meanwhile"
+}
+
+# Last (the link loses packets): the switch end of h1's link goes down
+# and up; h1's carrier drops, its qdisc is reset, and it forgets the keyed
+# pause it held, whose RESUME could have been lost with the link.
+link_down_forgets() {
+	local n
+	held_a
+	inject keys pause 3 "$A_KEY"
+	settle
+	n=$(h1 .kp.rx_applied)
+	nsx sw ip link set sw-h1 down
+	settle
+	nsx sw ip link set sw-h1 up
+	settle 1
+	ktap_note "held before the link went down: $n; after: $(h1 .kp.rx_applied), paused_mask $(h1 .ofc.paused_mask)"
+	[ "$n" = 1 ] && [ "$(h1 .kp.rx_applied)" = 0 ] &&
+		[ "$(h1 .ofc.paused_mask)" = 0 ]
+	check_err $? "held $n, then $(h1 .kp.rx_applied)"
+	log_test "a link that goes down and up forgets the pauses it held"
 }
 
 tests_plan
