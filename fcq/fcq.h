@@ -225,6 +225,7 @@ struct fcq_port {
 	u8 kp_armed;			/* classes released at a level */
 	u8 kp_sent;			/* classes it ever sent keyed frames of */
 	u64 kp_retry_at;		/* a frame found no memory: try then */
+	u64 kp_resumed_at;		/* a keyed resume last released flows */
 	struct fcq_fkey *kp_keys;	/* one frame's keys (root lock) */
 
 	/* pauses this port honours, from the receive hook */

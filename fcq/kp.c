@@ -260,6 +260,9 @@ u8 fcq_kp_sync(struct fcq_port *port, u8 mask,
 	resumed = fcq_kprx_sync(b, mask, ops, arg);
 	WRITE_ONCE(port->kp_pending, b->pending);
 	spin_unlock(&port->pause_lock);
+	/* Held packets are eligible from now on, not from their arrival. */
+	if (resumed)
+		port->kp_resumed_at = now;
 	return resumed;
 }
 EXPORT_SYMBOL_GPL(fcq_kp_sync);

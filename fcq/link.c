@@ -364,8 +364,13 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		if (!skb)
 			break;
 		cb = fcq_cb(skb);
-		/* Not before it arrived, nor before its class's pause ended. */
-		eligible = max(cb->time, READ_ONCE(port->pause[cb->prio].until));
+		/*
+		 * Not before it arrived, nor before its class's pause ended,
+		 * nor before the last keyed resume (it may have released this
+		 * one: a flow's hold is no stall of the emulator).
+		 */
+		eligible = max3(cb->time, READ_ONCE(port->pause[cb->prio].until),
+				port->kp_resumed_at);
 		start = max(port->tx_free, eligible);
 		count_lag(port, &behind, eligible, start);
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
