@@ -51,6 +51,11 @@
  *   Without stats.json these are absent, except drops, which is then
  *   summary.json's "drops" if there is one.
  *   named       = summary.json "named" flows' Mbit/s, as written.
+ *   paced       = summary.json "paced" streams, as written: [{"name",
+ *                 "mbps" (goodput while the flows ran), "fct_ms" (last
+ *                 byte in, from the scheduled start), "lost", "reorders",
+ *                 "dups", "src_pauses" (802.3x, PFC and keyed pause
+ *                 frames the stream's source received)}].
  *   lag_p99_ms, lag_max_ms, late, cpu_idle: from summary.json's start_lag
  *               and cpu_idle, when there.
  *
@@ -77,11 +82,13 @@
  * "warnings": [...], "schemes": [{"scheme", "runs": [{"dir", "seed",
  * "completed", "incomplete", "drops", "drop_lossless", "pfc_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
- * "trusted", "named": [{"name", "mbps"}], "groups": {GROUP: {"count",
- * "avg", "p50", "p95", "p99"}}, "summary": summary.json as read}], and
- * each statistic aggregated as {"mean", "ci95", "n"} (ci95 null when
- * n < 2; the statistic null when no run has it): "completed", ...,
- * "named": [{"name", "mbps"}], "groups": {GROUP: {"count", "avg", ...}},
+ * "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
+ * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "groups": {GROUP:
+ * {"count", "avg", "p50", "p95", "p99"}}, "summary": summary.json as
+ * read}], and each statistic aggregated as {"mean", "ci95", "n"} (ci95
+ * null when n < 2; the statistic null when no run has it): "completed",
+ * ..., "named": [{"name", "mbps"}], "paced": [{"name", "mbps", ...}],
+ * "groups": {GROUP: {"count", "avg", ...}},
  * and after the first scheme "paired": {"vs": FIRST, "avg", "p50", "p95",
  * "p99"}}]}.
  *
@@ -157,6 +164,17 @@ struct named {
 	double mbps;
 };
 
+/* A paced stream's results, as summary.json "paced" has them. */
+enum { P_MBPS, P_FCT, P_LOST, P_REORDERS, P_DUPS, P_PAUSES, NPACED };
+static const char *const paced_key[NPACED] = {
+	"mbps", "fct_ms", "lost", "reorders", "dups", "src_pauses",
+};
+
+struct paced {
+	const char *name;
+	double v[NPACED];
+};
+
 /* One scheme with one seed. */
 struct run {
 	char *dir;
@@ -170,6 +188,8 @@ struct run {
 	uint64_t incomplete, sdrops;
 	struct named *named;
 	size_t nnamed;
+	struct paced *paced;
+	size_t npaced;
 	bool has_seed, has_lag, has_late, has_idle, untrusted;
 	uint64_t seed, late;
 	double lag_p99_ms, lag_max_ms, idle;
@@ -447,6 +467,37 @@ static const char *get_string(json_object *o, const char *key,
 	return json_object_get_string(v);
 }
 
+/* summary.json "paced": every stream with every number of paced_key. */
+static void read_paced(struct run *s, json_object *o, const char *path)
+{
+	json_object *arr, *e, *v;
+	size_t i, n;
+	int k;
+
+	if (!json_object_object_get_ex(o, "paced", &arr))
+		return;
+	if (!json_object_is_type(arr, json_type_array))
+		die("%s: \"paced\": expected an array", path);
+	n = json_object_array_length(arr);
+	s->paced = xrealloc(NULL, n * sizeof(*s->paced));
+	for (i = 0; i < n; i++) {
+		struct paced *p = &s->paced[s->npaced];
+
+		e = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(e, json_type_object) ||
+		    !json_object_object_get_ex(e, "name", &v) ||
+		    !json_object_is_type(v, json_type_string))
+			die("%s: paced[%zu]: expected {\"name\": STRING, ...}",
+			    path, i);
+		p->name = json_object_get_string(v);
+		for (k = 0; k < NPACED; k++)
+			if (!get_number(e, paced_key[k], &p->v[k]))
+				die("%s: paced[%zu].%s: expected a number", path,
+				    i, paced_key[k]);
+		s->npaced++;
+	}
+}
+
 static void read_summary(struct run *s)
 {
 	char *path = path_of(s->dir, "summary.json");
@@ -499,6 +550,7 @@ static void read_summary(struct run *s)
 			die("%s: \"untrusted\": expected an array of reasons",
 			    path);
 	}
+	read_paced(s, o, path);
 	if (!json_object_object_get_ex(o, "named", &named))
 		goto out;
 	if (!json_object_is_type(named, json_type_array))
@@ -674,10 +726,10 @@ static const char *const stat_key[NSTATS] = {
 
 /* What to take of a run: a counter, a group's statistic or a named flow. */
 struct key {
-	enum { K_STAT, K_GROUP, K_NAMED } kind;
-	int id;			/* S_*, or the group */
+	enum { K_STAT, K_GROUP, K_NAMED, K_PACED } kind;
+	int id;			/* S_*, or the group, or P_* */
 	int field;		/* K_GROUP: 0 count, 1 avg, 2 + k: p[k] */
-	const char *name;	/* K_NAMED */
+	const char *name;	/* K_NAMED, K_PACED */
 };
 
 static bool have_drops(const struct run *s)
@@ -700,11 +752,22 @@ static const struct named *find_named(const struct run *s, const char *name)
 	return NULL;
 }
 
+static const struct paced *find_paced(const struct run *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->npaced; i++)
+		if (!strcmp(s->paced[i].name, name))
+			return &s->paced[i];
+	return NULL;
+}
+
 /* The value of @k in run @s; false if the run does not have it. */
 static bool get(const struct run *s, const struct key *k, double *v)
 {
 	const struct gstat *gs;
 	const struct named *nf;
+	const struct paced *pc;
 
 	switch (k->kind) {
 	case K_GROUP:
@@ -716,6 +779,10 @@ static bool get(const struct run *s, const struct key *k, double *v)
 		nf = find_named(s, k->name);
 		*v = nf ? nf->mbps : 0;
 		return nf;
+	case K_PACED:
+		pc = find_paced(s, k->name);
+		*v = pc ? pc->v[k->id] : 0;
+		return pc;
 	case K_STAT:
 		break;
 	}
@@ -839,26 +906,38 @@ static struct agg agg_named(const struct scheme *sc, const char *name)
 	return aggregate(sc, &k);
 }
 
+static struct agg agg_paced(const struct scheme *sc, const char *name, int id)
+{
+	struct key k = { .kind = K_PACED, .id = id, .name = name };
+
+	return aggregate(sc, &k);
+}
+
 static bool show_group(int g)
 {
 	return g != G_INCAST || any_incast;
 }
 
-/* Names of the named flows of every run, in order of appearance. */
-static const char **all_named(size_t *np)
+/*
+ * Names of the named flows (@paced: the paced streams) of every run, in
+ * order of appearance.
+ */
+static const char **all_names(bool paced, size_t *np)
 {
-	const char **names = NULL;
+	const char **names = NULL, *name;
 	size_t n = 0, i, j, k;
 
 	for (i = 0; i < nruns; i++)
-		for (j = 0; j < runs[i].nnamed; j++) {
+		for (j = 0; j < (paced ? runs[i].npaced : runs[i].nnamed); j++) {
+			name = paced ? runs[i].paced[j].name :
+				       runs[i].named[j].name;
 			for (k = 0; k < n; k++)
-				if (!strcmp(names[k], runs[i].named[j].name))
+				if (!strcmp(names[k], name))
 					break;
 			if (k < n)
 				continue;
 			names = xrealloc(names, (n + 1) * sizeof(*names));
-			names[n++] = runs[i].named[j].name;
+			names[n++] = name;
 		}
 	*np = n;
 	return names;
@@ -1095,7 +1174,7 @@ static void write_text(FILE *f, const char *title)
 		t_print(f, &t);
 	}
 
-	names = all_named(&nn);
+	names = all_names(false, &nn);
 	fprintf(f, "\ncounters (pfc_sent: PFC frames sent by switch ports; "
 		"paused_ms: hosts' paused time; named flows in Mbit/s)\n");
 	t.ncol = 7 + nn;
@@ -1121,6 +1200,30 @@ static void write_text(FILE *f, const char *title)
 		}
 	}
 	t_print(f, &t);
+	free(names);
+
+	names = all_names(true, &nn);
+	if (nn) {
+		fprintf(f, "\npaced streams (mbps: goodput while the flows ran; "
+			"fct_ms: its last byte in, from its scheduled start; "
+			"src_pauses: pause frames its source received)\n");
+		t.ncol = 2 + NPACED;
+		t_add(&t, "scheme");
+		t_add(&t, "stream");
+		for (k = 0; k < NPACED; k++)
+			t_add(&t, "%s", paced_key[k]);
+		for (i = 0; i < nschemes; i++)
+			for (j = 0; j < nn; j++) {
+				t_add(&t, "%s", schemes[i].name);
+				t_add(&t, "%s", names[j]);
+				for (k = 0; k < NPACED; k++) {
+					a = agg_paced(&schemes[i], names[j], k);
+					t_agg(&t, &a, k <= P_FCT ? 2 : 0,
+					      k <= P_FCT ? 2 : 1);
+				}
+			}
+		t_print(f, &t);
+	}
 	free(names);
 
 	if (!any_lag)
@@ -1203,6 +1306,17 @@ static json_object *run_json(const struct run *s)
 		add(nf, "name", json_object_new_string(s->named[j].name));
 		add(nf, "mbps", json_object_new_double(s->named[j].mbps));
 	}
+	named = json_object_new_array();
+	add(o, "paced", named);
+	for (j = 0; j < s->npaced; j++) {
+		json_object *pc = json_object_new_object();
+
+		json_object_array_add(named, pc);
+		add(pc, "name", json_object_new_string(s->paced[j].name));
+		for (k = 0; k < NPACED; k++)
+			add(pc, paced_key[k],
+			    json_object_new_double(s->paced[j].v[k]));
+	}
 	groups = json_object_new_object();
 	add(o, "groups", groups);
 	for (g = 0; g < NGROUPS; g++) {
@@ -1226,8 +1340,8 @@ static void write_json(const char *path, const char *title)
 {
 	json_object *top = json_object_new_object(), *arr, *w, *rs, *groups;
 	json_object *named, *go, *nf;
-	const char **names;
-	size_t i, j, nn;
+	const char **names, **pnames;
+	size_t i, j, nn, np;
 	struct agg a;
 	int g, k;
 
@@ -1244,7 +1358,8 @@ static void write_json(const char *path, const char *title)
 		json_object_array_add(w, json_object_new_string(warnings[i]));
 	arr = json_object_new_array();
 	add(top, "schemes", arr);
-	names = all_named(&nn);
+	names = all_names(false, &nn);
+	pnames = all_names(true, &np);
 	for (i = 0; i < nschemes; i++) {
 		const struct scheme *sc = &schemes[i];
 		json_object *o = json_object_new_object();
@@ -1269,6 +1384,17 @@ static void write_json(const char *path, const char *title)
 			json_object_array_add(named, nf);
 			add(nf, "name", json_object_new_string(names[j]));
 			add(nf, "mbps", jagg(&a));
+		}
+		named = json_object_new_array();
+		add(o, "paced", named);
+		for (j = 0; j < np; j++) {
+			nf = json_object_new_object();
+			json_object_array_add(named, nf);
+			add(nf, "name", json_object_new_string(pnames[j]));
+			for (k = 0; k < NPACED; k++) {
+				a = agg_paced(sc, pnames[j], k);
+				add(nf, paced_key[k], jagg(&a));
+			}
 		}
 		groups = json_object_new_object();
 		add(o, "groups", groups);
@@ -1298,6 +1424,7 @@ static void write_json(const char *path, const char *title)
 		}
 	}
 	free(names);
+	free(pnames);
 	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
 				    JSON_C_TO_STRING_NOSLASHESCAPE))
 		die("%s: %s", path, json_util_get_last_err());
@@ -1654,6 +1781,7 @@ int main(int argc, char **argv)
 		free(runs[i].name);
 		free(runs[i].flows);
 		free(runs[i].named);
+		free(runs[i].paced);
 		json_object_put(runs[i].summary);
 	}
 	for (i = 0; i < nschemes; i++)

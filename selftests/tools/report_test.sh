@@ -20,6 +20,7 @@ ALL_TESTS="
 	incast_group
 	stats_totals
 	summary_named
+	summary_paced
 	malformed_line
 	short_line_bad_json
 	usage_exit2
@@ -93,7 +94,9 @@ mkrun "$WORK/a" pfc 12345 0.7 40
 mkrun "$WORK/b" fafc 67890 0.3 8	# over half the flows at 1 exactly
 cat >"$WORK/a/summary.json" <<'JSON'
 {"scheme":"pfc","flows":503,"incomplete":3,"drops":99,"duration_s":12.5,
- "named":[{"name":"victim","mbps":12.3},{"name":"bystander","mbps":456}]}
+ "named":[{"name":"victim","mbps":12.3},{"name":"bystander","mbps":456}],
+ "paced":[{"name":"F0","mbps":40.5,"fct_ms":355.25,"lost":0,"reorders":1,
+  "dups":0,"src_pauses":7,"window_ms":150}]}
 JSON
 # Switch ports send PFC, hosts get paused: pfc_tx on a host and paused_ns on
 # a switch must not count, nor either without a role; drops count
@@ -282,6 +285,25 @@ summary_named() {
 		grep -Eq '^fafc +500 +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
 	check_err $? "pfc: $got; fafc: $got_b"
 	log_test "summary.json's incomplete and named flows; missing files show -"
+}
+
+# summary.json's paced streams: a row per scheme and stream, as written;
+# a stream without one of its numbers is an error that names it.
+summary_paced() {
+	local got rc
+	report_ab
+	got=$(rj '.schemes[0] | "\(.runs[0].paced[0].name) \(.runs[0].paced[0].fct_ms) \(.paced[0].mbps.mean) \(.paced[0].src_pauses.n)"')
+	[ "$got" = "F0 355.25 40.5 1" ] &&
+		grep -Eq '^pfc +F0 +40\.50 +355\.25 +0 +1 +0 +7$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +F0 +- +- +- +- +- +-$' "$WORK/out/report.txt"
+	check_err $? "got $got, or the table's rows differ: $(grep -A3 '^paced' "$WORK/out/report.txt")"
+	bad_copy
+	jq -c '.paced[0] |= del(.reorders)' "$WORK/a/summary.json" >"$WORK/bad/summary.json"
+	"$REPORT" -o "$WORK/bad-out" "$WORK/bad" >/dev/null 2>"$WORK/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q 'summary.json: paced\[0\].reorders' "$WORK/err"
+	check_err $? "exit $rc: $(cat "$WORK/err")"
+	log_test "summary.json's paced streams: per scheme with intervals; a missing number named"
 }
 
 # A malformed line: exit 1, the message names the file and the line.

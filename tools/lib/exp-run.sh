@@ -13,7 +13,10 @@
 #   incomplete.txt        flows not done after the drain time
 #   errors.txt            anything else a generator said: a failed run
 #   stats.json            every port's qdisc (tc -s -j) and link counters
-#   summary.json          counts, start lags, CPU idle, the verdict
+#   paced-NAME.json       a paced stream's sender line (fcq-gen paced)
+#   sinks.jsonl           what the sinks said of the paced streams
+#   summary.json          counts, start lags, CPU idle, the paced streams,
+#                         the verdict
 #   progress              one line per step, for the runner that waits
 #
 # Exit status: 0 done; 1 failed (a message says why); 3 done, but the
@@ -52,7 +55,7 @@ dir=$out
 tag="[$sname seed $seed]"
 rm -f "$dir"/{scheme,seed,topology.txt,net.txt,flow.txt,fct.txt,lag.txt} \
 	"$dir"/{incomplete.txt,errors.txt,stats.json,summary.json,progress}
-rm -f "$dir"/victim-*.jsonl
+rm -f "$dir"/victim-*.jsonl "$dir"/paced-*.json "$dir/sinks.jsonl"
 echo "$sname" >"$dir/scheme"
 echo "$seed" >"$dir/seed"
 run_t0=$(date +%s)
@@ -118,13 +121,22 @@ read -r need span <<<"$(awk -v k="$scale" -v mtu="$mtu" -v n="$total" '
 		if (c == 1) first = $6
 		last = $6
 	}
+	# paced streams: NAME SRC DST RATE START BYTES, datagrams alone
+	paced {
+		d = int(($6 + mtu - 45) / (mtu - 44))
+		fh += d * links[$2 " " $3]
+		r = $4; u = r; sub(/^[0-9.]+/, "", r); sub(/[A-Za-z]+$/, "", u)
+		m = r == "Gbps" ? 1e9 : r == "Mbps" ? 1e6 : r == "Kbps" ? 1e3 : 1
+		if ($6 * 8 / (u * m) > pt) pt = $6 * 8 / (u * m)
+	}
 	END {
 		t = (last - first) * k
+		if (pt > t) t = pt
 		for (h in sent) if (sent[h] / rate[h] > t) t = sent[h] / rate[h]
 		for (h in rcvd) if (rcvd[h] / rate[h] > t) t = rcvd[h] / rate[h]
 		if (t < 1) t = 1
 		printf "%.0f %.3f\n", fh / t, t
-	}' "$dir/net.txt" "$dir/flow.txt")"
+	}' "$dir/net.txt" "$dir/flow.txt" paced=1 <(printf '%s\n' "${paceds[@]}"))"
 [ -n "$span" ] || fail "could not estimate the run's frame rate"
 share=$(awk -v a="$need" -v c=$CAPACITY 'BEGIN { printf "%.2f", a / c }')
 suggest=$(awk -v a="$need" -v c=$CAPACITY -v k="$scale" \
@@ -144,6 +156,14 @@ fi
 # Global tuning: our links deliver bursts after late timer wake-ups, and the
 # switches' data path must not queue behind the hosts' programs.
 sysctl -qw net.core.netdev_max_backlog=10000
+# A frame keeps its socket's reference across veths and bridges until it
+# is freed at the receiver: a UDP sender's bytes anywhere in the fabric
+# count against its send buffer (wmem_default, 208 kB), which caps them.
+# sndbuf raises it for the UDP senders of an experiment that needs more in
+# flight; TCP sizes its own (tcp_wmem).
+if [ -n "$sndbuf" ]; then
+	sysctl -qw net.core.wmem_max="$sndbuf" net.core.wmem_default="$sndbuf"
+fi
 for p in $(pgrep ksoftirqd); do renice -n -20 -p "$p" >/dev/null; done
 
 mapfile -t hosts < <(awk '$1 == "host" { print $2, $3 }' "$dir/net.txt")
@@ -151,12 +171,14 @@ nh=${#hosts[@]}
 # One inotify instance per generator (fcq-gen run -R): 128 by default.
 [ "$(sysctl -n fs.inotify.max_user_instances)" -ge $((nh + 128)) ] ||
 	sysctl -qw fs.inotify.max_user_instances=$((nh + 128))
+rdv=$(mktemp -d /run/fcq-exp-rdv.XXXXXX)
 progress "starting $nh sinks"
 for h in "${hosts[@]}"; do
 	# The sink runs the same congestion control: a DCTCP sender only
-	# gets ECN from a DCTCP (ECN-requiring) listener.
+	# gets ECN from a DCTCP (ECN-requiring) listener. Its stdout: a line
+	# per paced stream.
 	ip netns exec "${h#* }" fcq-gen server -p 100,200 -t $((prio << 5)) \
-		${cc:+-c "$cc"} &
+		${cc:+-c "$cc"} >"$rdv/sink.h${h%% *}" &
 	servers+=($!)
 done
 # Every host reaches host 0 (bridges forward, paths are up).
@@ -171,7 +193,6 @@ done
 run_opts=(-k "$scale" -T "$drain")
 [ "$transport" = udp ] && run_opts+=(-u)
 [ -n "$cc" ] && run_opts+=(-c "$cc")
-rdv=$(mktemp -d /run/fcq-exp-rdv.XXXXXX)
 progress "starting $nh generators"
 for h in "${hosts[@]}"; do
 	id=${h%% *}
@@ -198,7 +219,14 @@ while :; do
 done
 # Half a second, and 5 ms a host: waking 320 waiting generators at once
 # took a guest core over 0.7 s (HPCC's fat.txt).
-epoch=$(awk -v n="$(fcq-gen now)" -v h="$nh" 'BEGIN { printf "%.0f\n", n + 0.5e9 + h * 5e6 }')
+# Paced streams may start before the flows (a negative START): the flows'
+# epoch is then that much later.
+lead=0
+for p in "${paceds[@]}"; do
+	read -r _ _ _ _ pstart _ <<<"$p"
+	lead=$(awk -v l="$lead" -v s="$pstart" 'BEGIN { print (-s > l ? -s : l) }')
+done
+epoch=$(awk -v n="$(fcq-gen now)" -v h="$nh" -v l="$lead" 'BEGIN { printf "%.0f\n", n + 0.5e9 + h * 5e6 + l * 1e9 }')
 echo "$epoch" >"$rdv/epoch.tmp" && mv "$rdv/epoch.tmp" "$rdv/epoch"
 cpu0=$(head -n 1 /proc/stat)
 t0=$(date +%s)
@@ -214,6 +242,17 @@ for v in "${victims[@]}"; do
 		'BEGIN { d = (e - n) / 1e9; printf "%.3f", (d > 0 ? d : 0) }')"
 	 exec ip netns exec "$ns" fcq-gen bulk -p 100 -t $((prio << 5)) -i 0.1 \
 		"$vip" "$vsecs" >"$dir/victim-$vname.jsonl") &
+	gens+=($!)
+done
+for p in "${paceds[@]}"; do
+	# paced NAME SRC DST RATE START BYTES: UDP at RATE from epoch + START
+	read -r pname psrc pdst prate pstart pbytes <<<"$p"
+	ns=$(awk -v h="$psrc" '$1 == "host" && $2 == h { print $3 }' "$dir/net.txt")
+	pip=$(awk -v h="$pdst" '$1 == "host" && $2 == h { print $5 }' "$dir/net.txt")
+	[ -n "$ns" ] && [ -n "$pip" ] || fail "paced $pname: no host $psrc or $pdst"
+	ip netns exec "$ns" fcq-gen paced -p 100 -t $((prio << 5)) \
+		-e "$(awk -v e="$epoch" -v s="$pstart" 'BEGIN { printf "%.0f", e + s * 1e9 }')" \
+		"$pip" "$prate" 0 "$pbytes" >"$dir/paced-$pname.json" &
 	gens+=($!)
 done
 
@@ -240,6 +279,13 @@ while sleep 2; do
 done
 rc=0
 for g in "${gens[@]}"; do wait "$g" || rc=1; done
+# A sink reports a paced stream once every byte is in, or 1 s after its
+# end marker: give them 3 s.
+for t in $(seq 30); do
+	[ "$(cat "$rdv"/sink.h* | wc -l)" -lt ${#paceds[@]} ] || break
+	sleep 0.1
+done
+cat "$rdv"/sink.h* >"$dir/sinks.jsonl"
 # Share of the CPU left idle while the traffic ran: near 0, the emulation
 # could not keep up and delayed every timer.
 idle=$(printf '%s\n%s\n' "$cpu0" "$(head -n 1 /proc/stat)" | awk '
@@ -286,6 +332,52 @@ lost=$(jq -c --argjson t "$elapsed" '[.[] | select(.tc.tx_lag_ns != null) |
 	{port: null, ns: 0} | .share = (.ns / (([$t, 1] | max) * 1e9))' \
 	"$dir/stats.json")
 
+# ---- the paced streams -------------------------------------------------------------
+# Per stream: the sink's counts; its goodput while the flows ran (from the
+# flows' epoch to the last flow's end, real time), from the sink's bins,
+# a bin straddling an edge counted pro rata; its completion time (the last
+# byte in, from its scheduled start; real ms); and the pause frames its
+# source's port received: 802.3x, PFC (per class, XON included) and keyed
+# PAUSEs.
+paced="[]"
+if [ ${#paceds[@]} -gt 0 ]; then
+	w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
+		FILENAME ~ /flow.txt$/ { if (FNR == 2) f = $6 * 1e9; next }
+		{ d = $6 - f + $7; if (d > m) m = d; n++ }
+		END { printf "%.0f", n ? e + m * k : now }' \
+		"$dir/flow.txt" "$dir/fct.txt")
+	for p in "${paceds[@]}"; do
+		read -r pname psrc _ <<<"$p"
+		read -r ns dev < <(awk -v h="$psrc" '$1 == "host" && $2 == h { print $3, $4 }' "$dir/net.txt")
+		one=$(jq -c -n --slurpfile snd "$dir/paced-$pname.json" \
+			--slurpfile sinks "$dir/sinks.jsonl" \
+			--slurpfile st "$dir/stats.json" --arg name "$pname" \
+			--arg ns "$ns" --arg dev "$dev" --argjson w0 "$epoch" \
+			--argjson w1 "$w1" '
+			$snd[0] as $s
+			| [$sinks[] | select(.flow == $s.flow and .sport == $s.sport)][0] as $k
+			| select($k != null)
+			| {name: $name, bytes: $k.bytes, lost: $k.lost, dups: $k.dups,
+			   reorders: $k.reorders,
+			   fct_ms: (($k.last_ns - $s.start_ns) / 1e6),
+			   mbps: (([range(0; $k.bins | length) as $i
+				   | ($k.first_ns + $i * $k.bin_ns) as $b0
+				   | ([$b0 + $k.bin_ns, $w1] | min) - ([$b0, $w0] | max)
+				   | if . > 0 then . / $k.bin_ns * $k.bins[$i] else 0 end]
+				  | add // 0) * 8 / (($w1 - $w0) / 1e3)),
+			   window_ms: (($w1 - $w0) / 1e6),
+			   src_pauses: ([$st[0][] | select(.netns == $ns and .dev == $dev)
+				| (.tc.rx_pause // 0) + (.tc.kp.rx_pause // 0) +
+				  ([.tc.prio[]?.pfc_rx // 0] | add // 0)] | add // 0)}' \
+			2>/dev/null)
+		if [ -z "$one" ]; then
+			echo "paced $pname: no report of the stream from its sender and its sink" >>"$dir/errors.txt"
+			continue
+		fi
+		paced=$(echo "$paced" | jq -c --argjson o "$one" '. + [$o]')
+	done
+fi
+
 # ---- start lags and the verdict --------------------------------------------------
 # src dst size start_ns lag_ns standalone_ns (real): late = lag > standalone.
 lag=$(sort -k5,5n "$dir/lag.txt" | awk '
@@ -331,10 +423,11 @@ jq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson t "$elapsed" --argjson named "$named" --argjson idle "$idle" \
 	--argjson lag "$lag" --arg md5 "$(md5sum <"$dir/flow.txt" | cut -d' ' -f1)" \
 	--argjson e "$(wc -l <"$dir/errors.txt")" --argjson need "$need" \
-	--argjson cap $CAPACITY --argjson lost "$lost" \
+	--argjson cap $CAPACITY --argjson lost "$lost" --argjson paced "$paced" \
 	--args '{scheme: $s, seed: $seed, flows: $f, completed: $c,
 	  incomplete: $i, drops: $d, errors: $e, duration_s: $t,
-	  cpu_idle: $idle, start_lag: $lag, named: $named, flows_md5: $md5,
+	  cpu_idle: $idle, start_lag: $lag, named: $named, paced: $paced,
+	  flows_md5: $md5,
 	  frames_per_s: {needed: $need, capacity: $cap}, link_lost: $lost,
 	  trusted: ($ARGS.positional | length == 0),
 	  untrusted: $ARGS.positional}' "${why[@]}" >"$dir/summary.json" ||
