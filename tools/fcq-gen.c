@@ -70,6 +70,16 @@
  *       each host has its own PRNG stream, seeded from SEED and its
  *       id. CDF lines: "size percent", from 0 % to 100 %, '#' comments.
  *
+ *   fcq-gen burst -n NET -m PACKETS -k SHIFT [-s SEED] [-g PG]
+ *       an HPCC-simulator flow.txt on stdout: PACKETS datagrams split at
+ *       random among NET's hosts, every split into non-negative parts
+ *       equally likely (stars and bars: n - 1 distinct bars among
+ *       PACKETS + n - 1 places), and host i (in NET's order) sending its
+ *       share at once, at 2 s, as one flow of share * (mtu - 44) bytes
+ *       (full UDP datagrams, as "run -u" sends them) to host i + SHIFT
+ *       (modulo n), dport 200; a host with no share sends nothing. The
+ *       CBD ring of OFC's Experiment B: a trial per seed.
+ *
  *   fcq-gen run -n NET -f FLOW_TXT -s SELF (-e EPOCH_NS | -R DIR)
  *               [-k SCALE] [-u] [-c CC] [-T DRAIN_S] [-L LAG_FILE]
  *       the flows of FLOW_TXT whose src is host SELF, open loop as in
@@ -245,6 +255,12 @@ static const struct cmd_usage usages[] = {
 	  "    arrivals for SECONDS at LOAD (a fraction of its link rate), sizes\n"
 	  "    from the CDF file; -s SEED (default 1), -i an incast of FANIN\n"
 	  "    senders every PERIOD s, -g PG the flows' pg (default 3)\n" },
+	{ "burst",
+	  "fcq-gen burst -n NET -m PACKETS -k SHIFT [-s SEED] [-g PG]\n"
+	  "    an HPCC-simulator flow.txt on stdout: PACKETS full UDP datagrams\n"
+	  "    split at random among NET's hosts (each split equally likely),\n"
+	  "    host i sending its share at once to host i + SHIFT, at 2 s;\n"
+	  "    -s SEED (default 1), -g PG the flows' pg (default 3)\n" },
 	{ "run",
 	  "fcq-gen run -n NET -f FLOW_TXT -s SELF (-e EPOCH_NS | -R DIR) [-k SCALE]\n"
 	  "                   [-u] [-c CC] [-T DRAIN_S] [-L LAG_FILE]\n"
@@ -1681,6 +1697,65 @@ static int workload(const char *netf, const char *cdff, double load,
 	return 0;
 }
 
+/* ---- burst ----------------------------------------------------------- */
+
+static int burst(const char *netf, uint64_t packets, int shift, uint64_t seed,
+		 int pg)
+{
+	uint64_t places, i, bars = 0;
+	struct net n;
+	struct rng r;
+	bool *bar;
+	int h, nf = 0;
+	uint64_t *share;
+
+	net_read(&n, netf);
+	if (n.nh < 2)
+		fail("%s: %d host, a burst needs 2", netf, n.nh);
+	if (shift % n.nh == 0)
+		fail("-k %d: every host would send to itself (%d hosts)", shift,
+		     n.nh);
+	places = packets + n.nh - 1;
+	bar = calloc(places, sizeof(*bar));
+	share = calloc(n.nh, sizeof(*share));
+	if (!bar || !share)
+		die("calloc");
+	rng_seed(&r, seed, 0);
+	while (bars < (uint64_t)n.nh - 1) {
+		i = rng_below(&r, places);
+		if (!bar[i]) {
+			bar[i] = true;
+			bars++;
+		}
+	}
+	/* the parts: the places between bars that are not bars */
+	for (i = 0, h = 0; i < places; i++) {
+		if (bar[i]) {
+			h++;
+			continue;
+		}
+		share[h]++;
+	}
+	for (h = 0; h < n.nh; h++)
+		nf += share[h] > 0;
+	printf("%d\n", nf);
+	for (h = 0; h < n.nh; h++) {
+		const struct host *d = &n.h[(h + shift % n.nh + n.nh) % n.nh];
+
+		if (!share[h])
+			continue;
+		printf("%d %d %d 200 %llu %llu.%09llu\n", n.h[h].id, d->id, pg,
+		       (unsigned long long)(share[h] * (n.h[h].mtu - 44)),
+		       (unsigned long long)(HPCC_BASE_NS / NSEC),
+		       (unsigned long long)(HPCC_BASE_NS % NSEC));
+	}
+	free(bar);
+	free(share);
+	if (fflush(stdout))
+		die("stdout");
+	return 0;
+}
+
 /* ---- run ------------------------------------------------------------- */
 
 /* The standalone FCT: see the header comment. */
@@ -1970,6 +2045,33 @@ static int workload_main(int argc, char **argv)
 	return workload(netf, cdff, load, secs, seed, inc, pg);
 }
 
+static int burst_main(int argc, char **argv)
+{
+	const char *netf = NULL;
+	uint64_t packets = 0, seed = 1;
+	int opt, pg = 3, shift = 0;
+	bool have_shift = false;
+
+	while ((opt = getopt_long(argc, argv, "n:m:k:s:g:h", long_opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'n': netf = optarg; break;
+		case 'm': packets = arg_u64(opt, optarg, 10000000); break;
+		case 'k':
+			shift = arg_u64(opt, optarg, MAX_ID);
+			have_shift = true;
+			break;
+		case 's': seed = arg_u64(opt, optarg, UINT64_MAX); break;
+		case 'g': pg = arg_u64(opt, optarg, 7); break;
+		case 'h': usage_to(stdout, "burst", 0);
+		default: usage();
+		}
+	}
+	if (!netf || !packets || !have_shift || optind != argc)
+		usage();
+	return burst(netf, packets, shift, seed, pg);
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct opts o = { .tos = -1, .timeout = 60, .scale = 1 };
@@ -2024,6 +2126,8 @@ int main(int argc, char **argv)
 		return run_main(argc, argv);
 	if (!strcmp(mode, "paced"))
 		return paced_main(argc, argv);
+	if (!strcmp(mode, "burst"))
+		return burst_main(argc, argv);
 	while ((opt = getopt_long(argc, argv, "up:t:c:e:i:T:b:h", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {

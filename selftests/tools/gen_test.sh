@@ -26,6 +26,8 @@ ALL_TESTS="
 	incast_groups
 	cdf_decreasing
 	cdf_not_from_zero
+	burst_split
+	burst_uniform
 	fct_lines
 	standalone_tcp
 	scaled
@@ -298,6 +300,49 @@ cdf_not_from_zero() {
 MTU=1500 RTT=123457 BW=12345679	# odd numbers: the rounding shows
 
 # The documented standalone FCT: ideal SIZE HDR K
+# ---- burst: the CBD ring's trials ------------------------------------------
+burst() { "$GEN" burst -n "$WORK/net100m.txt" "$@"; }
+
+burst_split() {
+	local bad
+	burst -m 640 -k 2 -s 5 >"$WORK/b1.txt" &&
+		burst -m 640 -k 2 -s 5 >"$WORK/b2.txt" &&
+		burst -m 640 -k 2 -s 6 >"$WORK/b3.txt"
+	check_err $? "fcq-gen burst failed"
+	# declared count = lines; datagrams of 1456 bytes (1500 - 44) summing
+	# to 640; host i to (i + 2) mod 4, dport 200, all at 2 s
+	bad=$(awk 'NR == 1 { n = $1; next }
+		{ c++; d += $5 / 1456; if ($5 % 1456 || $2 != ($1 + 2) % 4 ||
+		  $4 != 200 || $6 != "2.000000000" || $3 != 3) print "line " NR ": " $0 }
+		END { if (c != n || d != 640) print c " lines for " n ", " d " datagrams" }' \
+		"$WORK/b1.txt")
+	ktap_note "seed 5: $(tail -n +2 "$WORK/b1.txt" | awk '{ printf "%d->%d %d  ", $1, $2, $5 / 1456 }')"
+	[ -z "$bad" ] && cmp -s "$WORK/b1.txt" "$WORK/b2.txt" &&
+		! cmp -s "$WORK/b1.txt" "$WORK/b3.txt"
+	check_err $? "${bad:-same seed differs, or seeds 5 and 6 alike}"
+	burst -m 10 -k 4 >/dev/null 2>&1
+	check_fail $? "a shift of 4 among 4 hosts was accepted"
+	log_test "burst: PACKETS split among the hosts, each to host + SHIFT, by seed"
+}
+
+# Every split equally likely: host 0's share of 10 datagrams among 4 hosts
+# is 0 with probability C(12,2) / C(13,3) = 66/286 (a multinomial split
+# would give (3/4)^10 = 0.056) and has mean 10/4. Over 600 seeds: 138.5
+# zeros, sd 10.3; mean sd 0.094. Bounds at 4 sd.
+burst_uniform() {
+	local s got
+	for s in $(seq 600); do
+		burst -m 10 -k 1 -s "$s" | awk 'NR > 1 && $1 == 0 { x = $5 / 1456 }
+			END { print x + 0 }'
+	done >"$WORK/b0.txt"
+	got=$(awk '{ z += $1 == 0; m += $1 } END { printf "%d %.3f", z, m / NR }' "$WORK/b0.txt")
+	ktap_note "host 0's share over 600 seeds: zero $((${got% *})) times (expect 138.5), mean ${got#* } (expect 2.5)"
+	awk -v z="${got% *}" -v m="${got#* }" \
+		'BEGIN { exit !(z >= 97 && z <= 180 && m >= 2.12 && m <= 2.88) }'
+	check_err $? "$got"
+	log_test "burst: every split equally likely (host 0's share: zeros and mean)"
+}
+
 ideal() {
 	local pl=$((MTU - $2))
 	local pk=$((($1 + pl - 1) / pl))

@@ -93,6 +93,10 @@ fcq-net up "$dir/topology.txt" -o "$dir" -S "$swq" -H "$hostq" -k "$scale" \
 
 if [ -n "$flowfile" ]; then
 	cp "$(relative "$flowfile")" "$dir/flow.txt" || fail "no flows file $flowfile"
+elif [ -n "$burst" ]; then
+	read -r bpackets bshift <<<"$burst"
+	fcq-gen burst -n "$dir/net.txt" -m "$bpackets" -k "$bshift" -s "$seed" \
+		-g "$prio" >"$dir/flow.txt" || fail "fcq-gen burst failed"
 else
 	fcq-gen workload -n "$dir/net.txt" -w "$cdf" -l "$load" \
 		-d "$duration" -s "$seed" -g "$prio" \
