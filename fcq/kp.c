@@ -298,28 +298,6 @@ void fcq_kp_reset(struct fcq_port *port)
 	spin_unlock_bh(&port->pause_lock);
 }
 
-/*
- * Classes whose keyed pauses @port's upstream may hold: those its book
- * holds, and those it ever sent frames of, since the book counts a frame
- * sent once built; a RESUME still in this qdisc (waiting, or on the
- * emulated wire) when the qdisc goes is lost with it, and the upstream
- * would hold its flows for good.
- */
-static u8 tx_held(struct fcq_port *port)
-{
-	const struct fcq_kptx *b = port->kptx;
-	u8 held = READ_ONCE(port->kp_sent);
-	int p;
-
-	spin_lock_bh(&port->tp_lock);
-	held |= b->all_sent;
-	for (p = 0; p < FCQ_NUM_PRIO; p++)
-		if (b->nsent[p])
-			held |= BIT(p);
-	spin_unlock_bh(&port->tp_lock);
-	return held;
-}
-
 void fcq_kp_goodbye(struct fcq_port *port)
 {
 	struct fcq_ext e = { .type = FCQ_EXT_KEYS_RESUME,
@@ -332,7 +310,13 @@ void fcq_kp_goodbye(struct fcq_port *port)
 	if (!port->kptx || !netif_running(port->dev) ||
 	    !netif_carrier_ok(port->dev))
 		return;
-	held = tx_held(port);
+	/*
+	 * Classes whose keyed pauses the upstream may hold: every class this
+	 * port ever sent a keyed frame of. Its book alone would not do: it
+	 * counts a frame sent once built, and a RESUME still in this qdisc
+	 * (waiting, or on the emulated wire) is lost with it.
+	 */
+	held = READ_ONCE(port->kp_sent);
 	/*
 	 * Keyed pauses have no timer: a port that leaves for good ends what
 	 * it holds upstream, or it would stay held. The device is between
