@@ -9,7 +9,9 @@
 # For fafc the switch solves its LPs in fafcd (solver user), which must
 # live through the module going away and answer again once it is back.
 # For ofc the switch pauses flows, not classes: the senders count keyed
-# pause frames, and a deleted port resumes what it held (RESUME ALL).
+# pause frames, and a deleted port resumes what it held (RESUME ALL); the
+# frames s1 receives before the churn, captured, are decoded by tshark
+# with the project's dissector (tools/wireshark/fcq.lua).
 set -u
 # The cases: sched_* is pfc's, fafcd_* fafc's (--help without KIND lists
 # all).
@@ -28,12 +30,14 @@ ALL_TESTS+="
 	rmmod_refused_in_use
 	rmmod_once_unused
 	modules_load_again"
+[ "$KIND" != ofc ] || ALL_TESTS+="
+	keyed_frames_decoded"
 [ "$KIND" != fafc ] || ALL_TESTS+="
 	fafcd_survives_rmmod
 	fafcd_answers_after_reload"
 USAGE="pfc|fafc|ofc"
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run).
-sched_change_no_loss is pfc's case only, fafcd_* fafc's only."
+sched_change_no_loss is pfc's case only, keyed_frames_decoded ofc's, fafcd_* fafc's."
 . "$(dirname "$0")/../lib/usage.sh"
 usage_args 1 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -127,8 +131,10 @@ round() {
 	fi
 	# shellcheck disable=SC2086
 	qdisc_all $SW -- $HOST
+	[ "$KIND" != ofc ] || capture h-s1 s1-eth "$WORK/s1.pcapng"
 	incast
 	sleep 2
+	capture_stop
 	DUMP=$(nsx sw fcqctl -j switch)
 	[ "$KIND" = pfc ] && sched_switch
 
@@ -173,6 +179,30 @@ round() {
 
 # Shared steps, each done once whichever case needs it first (so that
 # TESTS= may name any case).
+
+# ofc: what sw sent s1 in the incast's first 2 s (the measured round's),
+# decoded: keyed PAUSEs of priority 3 naming the pair s1 -> r, and
+# RESUMEs (at these thresholds mostly ALL, which ends the named ones too).
+keyed_frames_decoded() {
+	local f
+	rounds_done
+	f=$(tshark -X lua_script:"$FCQ_TOP/tools/wireshark/fcq.lua" \
+		-r "$WORK/s1.pcapng" -Y "fcq.type == 2 || fcq.type == 3" -T fields \
+		-e fcq.type -e fcq.prio -e fcq.flags.all -e fcq.keys.count \
+		-e fcq.keys.src -e fcq.keys.dst 2>/dev/null)
+	ktap_note "keyed frames to s1: $(echo "$f" | awk 'NF' | wc -l) (type prio all count src dst, most frequent): $(echo "$f" | sort | uniq -c | sort -rn | head -n 3 | tr '\t\n' ' ;')"
+	echo "$f" | awk -F'\t' -v s="$(addr s1)" -v r="$(addr r)" '
+		$1 == 2 && $2 == 3 && $4 >= 1 {
+			n = split($5, a, ","); split($6, b, ",")
+			for (i = 1; i <= n; i++)
+				if (a[i] == s && b[i] == r)
+					named = 1
+		}
+		$1 == 3 && $2 == 3 { resumed = 1 }
+		END { exit !(named && resumed) }'
+	check_err $? "no PAUSE of priority 3 naming $(addr s1) -> $(addr r), or no RESUME"
+	log_test "ofc: keyed PAUSEs naming s1 -> r and RESUMEs, decoded by tools/wireshark/fcq.lua"
+}
 
 # Two rounds: a warm-up, then the one the cases judge. SLAB_BEFORE and
 # SLAB_AFTER: slab objects, settled, after each.
