@@ -43,6 +43,9 @@
  *               An empty group has count 0 and no statistics.
  *   completed   = number of flows (non-blank lines) in fct.txt.
  *   incomplete  = summary.json "incomplete".
+ *   stuck       = 1 if incomplete > 0, else 0: over a scheme's runs, the
+ *                 share of them with flows never completed (in a lossless
+ *                 fabric, a deadlock).
  *   from stats.json, a missing key counting 0:
  *     pfc_tx         = sum of tc.prio[].pfc_tx over entries of role "switch"
  *     host_paused_ms = sum of tc.prio[].paused_ns over role "host", / 1e6
@@ -80,7 +83,7 @@
  * each point the mean over runs with its 95 % interval as an error bar.
  * report.json: {"title", "slowdown", "percentile", "interval", "trusted",
  * "warnings": [...], "schemes": [{"scheme", "runs": [{"dir", "seed",
- * "completed", "incomplete", "drops", "drop_lossless", "pfc_tx",
+ * "completed", "incomplete", "stuck", "drops", "drop_lossless", "pfc_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
  * "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
  * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "groups": {GROUP:
@@ -708,6 +711,7 @@ static void group_stats(struct run *s)
 enum {
 	S_COMPLETED,
 	S_INCOMPLETE,
+	S_STUCK,
 	S_DROPS,
 	S_DROP_LOSSLESS,
 	S_PFC_TX,
@@ -720,7 +724,7 @@ enum {
 };
 
 static const char *const stat_key[NSTATS] = {
-	"completed", "incomplete", "drops", "drop_lossless", "pfc_tx",
+	"completed", "incomplete", "stuck", "drops", "drop_lossless", "pfc_tx",
 	"host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
 };
 
@@ -789,6 +793,7 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	switch (k->id) {
 	case S_COMPLETED: *v = s->n; return true;
 	case S_INCOMPLETE: *v = s->incomplete; return s->has_incomplete;
+	case S_STUCK: *v = s->incomplete > 0; return s->has_incomplete;
 	case S_DROPS: *v = drops(s); return have_drops(s);
 	case S_DROP_LOSSLESS: *v = s->drop_lossless; return s->has_stats;
 	case S_PFC_TX: *v = s->pfc_tx; return s->has_stats;
@@ -1175,12 +1180,15 @@ static void write_text(FILE *f, const char *title)
 	}
 
 	names = all_names(false, &nn);
-	fprintf(f, "\ncounters (pfc_sent: PFC frames sent by switch ports; "
-		"paused_ms: hosts' paused time; named flows in Mbit/s)\n");
-	t.ncol = 7 + nn;
+	fprintf(f, "\ncounters (stuck: the share of runs with flows never "
+		"completed, a deadlock in a lossless fabric; pfc_sent: PFC "
+		"frames sent by switch ports; paused_ms: hosts' paused time; "
+		"named flows in Mbit/s)\n");
+	t.ncol = 8 + nn;
 	t_add(&t, "scheme");
 	t_add(&t, "completed");
 	t_add(&t, "incomplete");
+	t_add(&t, "stuck");
 	t_add(&t, "drops");
 	t_add(&t, "drop_lossless");
 	t_add(&t, "pfc_sent");
@@ -1191,8 +1199,9 @@ static void write_text(FILE *f, const char *title)
 		t_add(&t, "%s", schemes[i].name);
 		for (k = S_COMPLETED; k <= S_PAUSED_MS; k++) {
 			a = agg_stat(&schemes[i], k);
+			/* a share of runs: two places over several */
 			t_agg(&t, &a, k == S_PAUSED_MS ? 3 : 0,
-			      k == S_PAUSED_MS ? 3 : 1);
+			      k == S_PAUSED_MS ? 3 : k == S_STUCK ? 2 : 1);
 		}
 		for (j = 0; j < nn; j++) {
 			a = agg_named(&schemes[i], names[j]);
@@ -1288,6 +1297,7 @@ static json_object *run_json(const struct run *s)
 	add(o, "seed", ju64(s->has_seed, s->seed));
 	add(o, "completed", json_object_new_uint64(s->n));
 	add(o, "incomplete", ju64(s->has_incomplete, s->incomplete));
+	add(o, "stuck", ju64(s->has_incomplete, s->incomplete > 0));
 	add(o, "drops", ju64(have_drops(s), drops(s)));
 	add(o, "drop_lossless", ju64(s->has_stats, s->drop_lossless));
 	add(o, "pfc_tx", ju64(s->has_stats, s->pfc_tx));

@@ -274,17 +274,18 @@ stats_totals() {
 	log_test "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all"
 }
 
-# summary.json: incomplete and named flows; no stats.json gives "-".
+# summary.json: incomplete flows (a run with some is stuck) and named flows;
+# no stats.json gives "-".
 summary_named() {
 	local got got_b
 	report_ab
-	got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
-	got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.pfc_tx) \(.named | length)"')
-	[ "$got" = "3 victim=12.3 456" ] && [ "$got_b" = "null null 0" ] &&
-		grep -Eq '^pfc +500 +3 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
-		grep -Eq '^fafc +500 +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
+	got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.stuck) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
+	got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.stuck) \(.pfc_tx) \(.named | length)"')
+	[ "$got" = "3 1 victim=12.3 456" ] && [ "$got_b" = "null null null 0" ] &&
+		grep -Eq '^pfc +500 +3 +1 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +500 +- +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
 	check_err $? "pfc: $got; fafc: $got_b"
-	log_test "summary.json's incomplete and named flows; missing files show -"
+	log_test "summary.json's incomplete flows, stuck, named flows; missing files show -"
 }
 
 # summary.json's paced streams: a row per scheme and stream, as written;
