@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# exp_ofc_b.sh: Experiment B of Documentation/ofc.rst (the OFC paper's
+# deadlocks), experiments/ofc-ring.exp at its largest burst (M = 2560,
+# where pfc deadlocks most) with two seeds, pfc against ofc (the file's
+# caPFC, its smaller bursts and more seeds are for a full run): a ring of
+# seven routed switches whose buffers depend on each other in a cycle.
+# Seeds 1 and 2 are splits under which pfc deadlocked in every run so far
+# (4 of 4, on 6.1 and 6.12): at least one of the two must deadlock here,
+# with every clockwise ring queue held non-empty; ofc must deadlock in
+# neither and complete every flow. No drop under either.
+set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
+ALL_TESTS="
+	runs_done
+	pfc_deadlocks
+	pfc_cycle_held
+	ofc_completes
+	no_drops
+"
+USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
+Results in \$FCQ_RESULTS/exp_ofc_b (FCQ_RESULTS defaults to /tmp)."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+. "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/exp.sh"
+OUT=${FCQ_RESULTS:-/tmp}/exp_ofc_b
+EXP=$TOP/experiments/ofc-ring.exp
+
+# The experiment, once whichever case needs it first; B_RC is fcq-exp's
+# exit status (3 when tiny shares started late: a trial's deadlock does
+# not depend on a few milliseconds).
+b_run() {
+	[ -z "${B_RC:-}" ] || return 0
+	mkdir -p "$OUT"
+	sed -e 's/^seeds .*/seeds 1 2/' -e 's/^burst .*/burst 2560 3/' \
+		-e '/^scheme *capfc /d' "$EXP" >"$OUT/b.exp"
+	exp_run "$OUT/b" "$OUT/b.exp"
+	B_RC=$EXP_RC
+}
+
+# stuck SCHEME: the seeds of SCHEME's trials with flows never completed
+stuck() {
+	jq -r --arg s "$1" '.schemes[] | select(.scheme == $s) | .runs[]
+		| select(.incomplete > 0) | .seed' "$OUT/b/report.json" 2>/dev/null |
+		tr '\n' ' '
+}
+
+runs_done() {
+	b_run
+	[ "$B_RC" = 0 ] || [ "$B_RC" = 3 ]
+	check_err $? "fcq-exp exit $B_RC: $(tail -n 3 "$OUT/b.log")"
+	log_test "pfc and ofc ran two trials each"
+}
+
+pfc_deadlocks() {
+	local s
+	b_run
+	s=$(stuck pfc)
+	ktap_note "pfc deadlocked in seed(s): ${s:-none}; ofc in: $(stuck ofc)"
+	[ -n "$s" ]
+	check_err $? "pfc deadlocked in neither trial"
+	log_test "pfc deadlocks the ring"
+}
+
+# In a stuck pfc trial, the queue of every switch port toward the next
+# switch clockwise is non-empty (the cycle, held by pause frames), and the
+# counter-clockwise ones are empty.
+pfc_cycle_held() {
+	local s dir held
+	b_run
+	s=$(stuck pfc)
+	if [ -z "$s" ]; then
+		ktap_skip "a deadlocked trial holds all seven clockwise queues" \
+			"no pfc deadlock to look at"
+		return
+	fi
+	dir=$OUT/b/scheme-1-pfc/seed-${s%% *}
+	# switch-to-switch ports: a switch's own, facing a switch
+	held=$(awk '$1 == "switch" { sw[$2] = 1; swns[$3] = 1 }
+		$1 == "port" && ($2 in swns) && ($6 in sw) { print $2, $3, $6 }' \
+		"$dir/net.txt" |
+		while read -r ns dev peer; do
+			echo "$ns $dev $peer $(jq --arg n "$ns" --arg d "$dev" \
+				'.[] | select(.netns == $n and .dev == $d) | .tc.backlog' \
+				"$dir/stats.json")"
+		done | awk '{ split($1, a, "-s"); self = a[2]
+			nxt = (self - 7 + 1) % 7 + 7
+			if ($3 == nxt) { cw++; if ($4 > 0) full++ }
+			else if ($4 > 0) ccw++ }
+		END { printf "%d %d %d", cw, full, ccw }')
+	ktap_note "seed ${s%% *}: clockwise ports, of them non-empty, counter-clockwise non-empty: $held"
+	[ "$held" = "7 7 0" ]
+	check_err $? "$held"
+	log_test "a deadlocked trial holds all seven clockwise queues"
+}
+
+ofc_completes() {
+	local s inc
+	b_run
+	s=$(stuck ofc)
+	inc=$(jq -r '.schemes[] | select(.scheme == "ofc") | [.runs[].completed] | add' \
+		"$OUT/b/report.json" 2>/dev/null)
+	ktap_note "ofc: ${inc:-?} flows completed, stuck in seed(s): ${s:-none}"
+	[ -z "$s" ] && [ "${inc:-0}" -gt 0 ]
+	check_err $? "stuck in $s, completed $inc"
+	log_test "ofc completes every trial"
+}
+
+no_drops() {
+	local d
+	b_run
+	d=$(jq -r '[.schemes[].runs[] | (.drops // 0) + (.drop_lossless // 0)] | add' \
+		"$OUT/b/report.json" 2>/dev/null)
+	[ "$d" = 0 ]
+	check_err $? "$d dropped"
+	log_test "no drop in any trial"
+}
+
+tests_plan
+tests_run
+ktap_finish
