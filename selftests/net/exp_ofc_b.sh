@@ -10,7 +10,7 @@
 # (seed 1: 7 of 7, seed 2: 5 of 6, on 6.1 and 6.12): at least one of the
 # two must deadlock here, with every clockwise ring queue held non-empty.
 # ofc may deadlock too (its whole-class X_OFF pause closes a cycle as
-# PFC's does: once in 24 trials, seed 1 in a make check), but in no more
+# PFC's does: once in 33 trials, seed 1 in a make check), but in no more
 # trials than pfc, and a trial it does not deadlock completes every flow.
 # No drop under either.
 set -u
