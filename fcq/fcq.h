@@ -429,6 +429,8 @@ int fcq_genl_register(void);
 void fcq_genl_unregister(void);
 void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
 			  const u16 *quanta, u32 pause_ns, u64 time);
+void fcq_genl_keys_event(struct fcq_port *port, enum fcq_event ev,
+			 const struct fcq_ext *f, u64 time);
 
 /* Option parsing, shared by the schemes. */
 

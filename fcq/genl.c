@@ -39,35 +39,79 @@ struct genl_family fcq_genl_family __ro_after_init = {
 };
 
 /*
+ * An event message for @port, or NULL when nobody listens (or memory is
+ * short: a monitor then misses one event, the data path goes on).
+ */
+static struct sk_buff *event_start(struct fcq_port *port, enum fcq_event ev,
+				   u64 time, void **hdr)
+{
+	struct sk_buff *msg;
+
+	if (!genl_has_listeners(&fcq_genl_family, dev_net(port->dev),
+				FCQ_GENL_EVENTS))
+		return NULL;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &fcq_genl_family, 0, FCQ_CMD_EVENT);
+	if (!*hdr ||
+	    nla_put_u8(msg, FCQ_A_EVENT, ev) ||
+	    nla_put_u32(msg, FCQ_A_IFINDEX, port->dev->ifindex) ||
+	    nla_put_u64_64bit(msg, FCQ_A_TIME, time, FCQ_A_PAD)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void event_send(struct fcq_port *port, struct sk_buff *msg, void *hdr)
+{
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&fcq_genl_family, dev_net(port->dev), msg, 0,
+				FCQ_GENL_EVENTS, GFP_ATOMIC);
+}
+
+/*
  * A pause sent or honoured: PFC/PAUSE frames give @quanta per class in
  * @mask, fcq frames @pause_ns (ns) instead.
  */
 void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
 			  const u16 *quanta, u32 pause_ns, u64 time)
 {
-	struct net *net = dev_net(port->dev);
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&fcq_genl_family, net, FCQ_GENL_EVENTS))
-		return;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	msg = event_start(port, ev, time, &hdr);
 	if (!msg)
 		return;
-	hdr = genlmsg_put(msg, 0, 0, &fcq_genl_family, 0, FCQ_CMD_EVENT);
-	if (!hdr ||
-	    nla_put_u8(msg, FCQ_A_EVENT, ev) ||
-	    nla_put_u32(msg, FCQ_A_IFINDEX, port->dev->ifindex) ||
-	    nla_put_u8(msg, FCQ_A_PRIO_MASK, mask) ||
+	if (nla_put_u8(msg, FCQ_A_PRIO_MASK, mask) ||
 	    nla_put(msg, FCQ_A_QUANTA, FCQ_NUM_PRIO * sizeof(u16), quanta) ||
-	    (pause_ns && nla_put_u32(msg, FCQ_A_PAUSE_NS, pause_ns)) ||
-	    nla_put_u64_64bit(msg, FCQ_A_TIME, time, FCQ_A_PAD)) {
+	    (pause_ns && nla_put_u32(msg, FCQ_A_PAUSE_NS, pause_ns))) {
 		nlmsg_free(msg);
 		return;
 	}
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&fcq_genl_family, net, msg, 0, FCQ_GENL_EVENTS,
-				GFP_ATOMIC);
+	event_send(port, msg, hdr);
+}
+
+/* A keyed PAUSE or RESUME @f sent or received: its header, not its keys. */
+void fcq_genl_keys_event(struct fcq_port *port, enum fcq_event ev,
+			 const struct fcq_ext *f, u64 time)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = event_start(port, ev, time, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_u8(msg, FCQ_A_PRIO_MASK, BIT(f->prio)) ||
+	    nla_put_u8(msg, FCQ_A_FRAME, f->type) ||
+	    nla_put_u8(msg, FCQ_A_FLAGS, f->flags) ||
+	    nla_put_u32(msg, FCQ_A_SEQ, f->seq) ||
+	    nla_put_u16(msg, FCQ_A_KEYS, f->count)) {
+		nlmsg_free(msg);
+		return;
+	}
+	event_send(port, msg, hdr);
 }
 
 int fcq_genl_register(void)

@@ -176,6 +176,7 @@ size_t fcq_kp_build(struct fcq_port *port, u8 *buf, size_t size, u64 now)
 	/* frame_keys() left room for keys of any type */
 	WARN_ON_ONCE(!len);
 	trace_kp_tx(port->dev, e.type, e.prio, e.flags, e.count, e.seq, now);
+	fcq_genl_keys_event(port, FCQ_EVENT_KEYS_TX, &e, now);
 	return len;
 }
 
@@ -242,6 +243,7 @@ unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
 out:
 	spin_unlock(&port->pause_lock);
 	trace_kp_rx(port->dev, f->type, f->prio, f->flags, f->count, f->seq, now);
+	fcq_genl_keys_event(port, FCQ_EVENT_KEYS_RX, f, now);
 	fcq_port_kick(port);
 	return NF_STOLEN;
 }

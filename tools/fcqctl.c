@@ -7,7 +7,9 @@
  *                          switch ID): buffer, occupancy, and per port its
  *                          ingress bytes per priority and which priorities
  *                          are in XOFF
- *   fcqctl [-j] monitor    pause events as they happen (PFC sent/honoured)
+ *   fcqctl [-j] monitor    pause events as they happen: PFC/PAUSE and fcq
+ *                          pauses sent or honoured, keyed PAUSE/RESUME
+ *                          frames sent or received
  *   fcqctl -h | --help     this, in short
  */
 #include <net/if.h>
@@ -20,6 +22,8 @@
 #include <netlink/genl/genl.h>
 
 #include <uapi/linux/fcq.h>
+
+#include "core/frames.h"
 
 static bool json;
 static bool first = true;
@@ -104,33 +108,79 @@ ports:
 	return NL_OK;
 }
 
+static const char *const event_names[] = {
+	[FCQ_EVENT_PAUSE_TX] = "pause_tx",
+	[FCQ_EVENT_PAUSE_RX] = "pause_rx",
+	[FCQ_EVENT_KEYS_TX] = "keys_tx",
+	[FCQ_EVENT_KEYS_RX] = "keys_rx",
+};
+
+/* A PFC/PAUSE or fcq pause: the classes and their quanta. */
+static void print_pause(struct nlattr **tb)
+{
+	const __u16 *q = nla_data(tb[FCQ_A_QUANTA]);
+	int p;
+
+	printf(json ? ",\"prio_mask\":%u,\"quanta\":[" : " prios 0x%02x quanta",
+	       tb[FCQ_A_PRIO_MASK] ? nla_get_u8(tb[FCQ_A_PRIO_MASK]) : 0);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		printf("%s%u", json ? (p ? "," : "") : " ", q[p]);
+	if (json)
+		printf("]");
+}
+
+/* A keyed PAUSE or RESUME: its header (the keys are on the wire). */
+static void print_keys(struct nlattr **tb)
+{
+	__u8 type = nla_get_u8(tb[FCQ_A_FRAME]);
+	__u8 flags = nla_get_u8(tb[FCQ_A_FLAGS]);
+	const char *what = type == FCQ_EXT_KEYS_PAUSE ? "pause" :
+			   type == FCQ_EXT_KEYS_RESUME ? "resume" : "?";
+	__u8 mask = nla_get_u8(tb[FCQ_A_PRIO_MASK]);
+	int prio = mask ? __builtin_ctz(mask) : -1;
+
+	if (json)
+		printf(",\"frame\":\"%s\",\"prio\":%d,\"all\":%s,\"keys\":%u,\"seq\":%u",
+		       what, prio, flags & FCQ_EXT_F_ALL ? "true" : "false",
+		       nla_get_u16(tb[FCQ_A_KEYS]), nla_get_u32(tb[FCQ_A_SEQ]));
+	else
+		printf(" %s prio %d%s keys %u seq %u", what, prio,
+		       flags & FCQ_EXT_F_ALL ? " all" : "",
+		       nla_get_u16(tb[FCQ_A_KEYS]), nla_get_u32(tb[FCQ_A_SEQ]));
+}
+
 static int event_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FCQ_A_MAX + 1];
 	char name[IF_NAMESIZE];
-	const __u16 *q;
-	__u8 ev, mask;
-	int p;
+	bool keys;
+	__u8 ev;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FCQ_A_MAX, NULL) ||
-	    !tb[FCQ_A_EVENT] || !tb[FCQ_A_IFINDEX] || !tb[FCQ_A_QUANTA])
+	    !tb[FCQ_A_EVENT] || !tb[FCQ_A_IFINDEX] || !tb[FCQ_A_TIME])
 		return NL_SKIP;
 	ev = nla_get_u8(tb[FCQ_A_EVENT]);
-	mask = tb[FCQ_A_PRIO_MASK] ? nla_get_u8(tb[FCQ_A_PRIO_MASK]) : 0;
-	q = nla_data(tb[FCQ_A_QUANTA]);
+	keys = ev == FCQ_EVENT_KEYS_TX || ev == FCQ_EVENT_KEYS_RX;
+	if (ev >= sizeof(event_names) / sizeof(event_names[0]) ||
+	    !event_names[ev] ||
+	    (keys ? !tb[FCQ_A_FRAME] || !tb[FCQ_A_FLAGS] || !tb[FCQ_A_SEQ] ||
+		    !tb[FCQ_A_KEYS] || !tb[FCQ_A_PRIO_MASK] :
+		    !tb[FCQ_A_QUANTA]))
+		return NL_SKIP;		/* from a newer fcq.ko */
 	devname(nla_get_u32(tb[FCQ_A_IFINDEX]), name);
 	if (json)
-		printf("{\"event\":\"%s\",\"dev\":\"%s\",\"time\":%llu,\"prio_mask\":%u,\"quanta\":[",
-		       ev == FCQ_EVENT_PAUSE_TX ? "pause_tx" : "pause_rx", name,
-		       (unsigned long long)nla_get_u64(tb[FCQ_A_TIME]), mask);
+		printf("{\"event\":\"%s\",\"dev\":\"%s\",\"time\":%llu",
+		       event_names[ev], name,
+		       (unsigned long long)nla_get_u64(tb[FCQ_A_TIME]));
 	else
-		printf("%llu %s %s prios 0x%02x quanta",
+		printf("%llu %s %s",
 		       (unsigned long long)nla_get_u64(tb[FCQ_A_TIME]),
-		       ev == FCQ_EVENT_PAUSE_TX ? "pause_tx" : "pause_rx", name,
-		       mask);
-	for (p = 0; p < FCQ_NUM_PRIO; p++)
-		printf(json ? "%s%u" : "%s%u", json ? (p ? "," : "") : " ", q[p]);
-	printf(json ? "]}\n" : "\n");
+		       event_names[ev], name);
+	if (keys)
+		print_keys(tb);
+	else
+		print_pause(tb);
+	printf(json ? "}\n" : "\n");
 	fflush(stdout);
 	return NL_OK;
 }
@@ -144,7 +194,11 @@ static void usage(FILE *f)
 		"  switch [ID]  the switches of this network namespace (or switch ID):\n"
 		"               buffer, occupancy, and per port its ingress bytes per\n"
 		"               priority and which priorities are in XOFF\n"
-		"  monitor      pause events as they happen (PFC sent/honoured)\n"
+		"  monitor      pause events as they happen: PFC/PAUSE and fcq\n"
+		"               pauses sent or honoured (pause_tx, pause_rx),\n"
+		"               keyed PAUSE/RESUME frames sent or received\n"
+		"               (keys_tx, keys_rx); events the socket could not\n"
+		"               hold are reported on stderr\n"
 		"  -j           JSON output\n"
 		"  -h, --help   print this help and exit\n");
 }
@@ -200,12 +254,19 @@ int main(int argc, char **argv)
 		}
 		nl_socket_disable_seq_check(sk);
 		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, event_cb, NULL);
-		for (;;)
-			if ((err = nl_recvmsgs_default(sk)) < 0 &&
-			    err != -NLE_NOMEM) {
+		/* room for a burst of events while stdout blocks */
+		nl_socket_set_buffer_size(sk, 4 << 20, 0);
+		for (;;) {
+			err = nl_recvmsgs_default(sk);
+			if (err == -NLE_NOMEM) {	/* ENOBUFS: overrun */
+				fprintf(stderr, "fcqctl: events lost: the socket buffer overflowed\n");
+				continue;
+			}
+			if (err < 0) {
 				fprintf(stderr, "fcqctl: %s\n", nl_geterror(err));
 				return 1;
 			}
+		}
 	}
 
 	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, switch_cb, &nsw);

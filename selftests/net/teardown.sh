@@ -11,7 +11,8 @@
 # For ofc the switch pauses flows, not classes: the senders count keyed
 # pause frames, and a deleted port resumes what it held (RESUME ALL); the
 # frames s1 receives before the churn, captured, are decoded by tshark
-# with the project's dissector (tools/wireshark/fcq.lua).
+# with the project's dissector (tools/wireshark/fcq.lua), and each is an
+# event of `fcqctl monitor` at both ends.
 set -u
 # The cases: sched_* is pfc's, fafcd_* fafc's (--help without KIND lists
 # all).
@@ -31,13 +32,14 @@ ALL_TESTS+="
 	rmmod_once_unused
 	modules_load_again"
 [ "$KIND" != ofc ] || ALL_TESTS+="
-	keyed_frames_decoded"
+	keyed_frames_decoded
+	keyed_frames_are_events"
 [ "$KIND" != fafc ] || ALL_TESTS+="
 	fafcd_survives_rmmod
 	fafcd_answers_after_reload"
 USAGE="pfc|fafc|ofc"
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run).
-sched_change_no_loss is pfc's case only, keyed_frames_decoded ofc's, fafcd_* fafc's."
+sched_change_no_loss is pfc's case only, keyed_frames_* ofc's, fafcd_* fafc's."
 . "$(dirname "$0")/../lib/usage.sh"
 usage_args 1 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -117,6 +119,22 @@ sched_switch() {
 # One round: a switch under paused UDP incast; its qdiscs deleted and
 # re-added 3 times, then replaced twice; then host qdiscs and the switch
 # namespace deleted.
+# fcqctl's events in namespace $1, JSON lines into $2, until monitors_stop.
+MONITORS=()
+monitor() {
+	nsx "$1" fcqctl -j monitor >"$2" 2>>"$WORK/monitor.err" &
+	MONITORS+=($!)
+	NET_PIDS+=($!)
+}
+
+monitors_stop() {
+	[ ${#MONITORS[@]} -gt 0 ] || return 0
+	sleep 0.2		# the last events are on their way
+	kill "${MONITORS[@]}" 2>/dev/null
+	wait "${MONITORS[@]}" 2>/dev/null
+	MONITORS=()
+}
+
 # Sets DUMP (fcqctl during traffic), CHURN_OK, PFC_RX, REPLACE_OK,
 # REPLACE_RX, GONE_OK.
 round() {
@@ -131,10 +149,15 @@ round() {
 	fi
 	# shellcheck disable=SC2086
 	qdisc_all $SW -- $HOST
-	[ "$KIND" != ofc ] || capture h-s1 s1-eth "$WORK/s1.pcapng"
+	if [ "$KIND" = ofc ]; then
+		monitor sw "$WORK/events-sw.jsonl"
+		monitor h-s1 "$WORK/events-s1.jsonl"
+		capture h-s1 s1-eth "$WORK/s1.pcapng"
+	fi
 	incast
 	sleep 2
 	capture_stop
+	monitors_stop
 	DUMP=$(nsx sw fcqctl -j switch)
 	[ "$KIND" = pfc ] && sched_switch
 
@@ -202,6 +225,32 @@ keyed_frames_decoded() {
 		END { exit !(named && resumed) }'
 	check_err $? "no PAUSE of priority 3 naming $(addr s1) -> $(addr r), or no RESUME"
 	log_test "ofc: keyed PAUSEs naming s1 -> r and RESUMEs, decoded by tools/wireshark/fcq.lua"
+}
+
+# ofc: the frames keyed_frames_decoded read, as fcqctl monitor saw them:
+# each is a keys_tx event of sw-s1 and a keys_rx event of s1-eth with its
+# sequence number, type, ALL flag and key count.
+keyed_frames_are_events() {
+	local wire ev dev f side n miss
+	rounds_done
+	wire=$(tshark -X lua_script:"$FCQ_TOP/tools/wireshark/fcq.lua" \
+		-r "$WORK/s1.pcapng" -Y "fcq.type == 2 || fcq.type == 3" -T fields \
+		-e fcq.seq -e fcq.type -e fcq.flags.all -e fcq.keys.count 2>/dev/null |
+		awk -F'\t' 'NF {
+			all = ($3 == "1" || $3 == "True") ? "true" : "false"
+			print $1, ($2 == 2 ? "pause" : "resume"), all, $4 }' | sort)
+	n=$(echo "$wire" | awk 'NF' | wc -l)
+	for side in keys_tx:sw-s1:sw keys_rx:s1-eth:s1; do
+		IFS=: read -r ev dev f <<<"$side"
+		miss=$(comm -23 <(echo "$wire") <(jq -r --arg e "$ev" --arg d "$dev" '
+			select(.event == $e and .dev == $d) |
+			"\(.seq) \(.frame) \(.all) \(.keys)"' \
+			"$WORK/events-$f.jsonl" | sort) | awk 'NF' | wc -l)
+		ktap_note "$ev on $dev: $(jq -c --arg e "$ev" --arg d "$dev" 'select(.event == $e and .dev == $d)' "$WORK/events-$f.jsonl" | wc -l) events (the capture began later), $miss of the $n frames captured not among them; the first: $(jq -c --arg e "$ev" --arg d "$dev" 'select(.event == $e and .dev == $d)' "$WORK/events-$f.jsonl" | head -n 1)"
+		[ "$n" -gt 0 ] && [ "$miss" = 0 ]
+		check_err $? "$ev on $dev: $miss of $n frames missing$(sed 's/^/; /' "$WORK/monitor.err" 2>/dev/null | tr -d '\n')"
+	done
+	log_test "ofc: every keyed frame is a keys_tx event at sw and a keys_rx event at s1 (fcqctl monitor)"
 }
 
 # Two rounds: a warm-up, then the one the cases judge. SLAB_BEFORE and

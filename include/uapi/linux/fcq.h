@@ -214,6 +214,8 @@ enum {
 enum fcq_event {
 	FCQ_EVENT_PAUSE_TX = 1,	/* a port sent PFC/PAUSE */
 	FCQ_EVENT_PAUSE_RX,	/* a port honoured one */
+	FCQ_EVENT_KEYS_TX,	/* a port sent a keyed PAUSE or RESUME */
+	FCQ_EVENT_KEYS_RX,	/* a port received one */
 };
 
 enum {
@@ -227,9 +229,13 @@ enum {
 	FCQ_A_EVENT,		/* u8: enum fcq_event */
 	FCQ_A_IFINDEX,		/* u32 */
 	FCQ_A_PRIO_MASK,	/* u8: classes the frame addressed */
-	FCQ_A_QUANTA,		/* binary, 8 x u16 */
+	FCQ_A_QUANTA,		/* binary, 8 x u16 (PAUSE_* events) */
 	FCQ_A_TIME,		/* u64, ns of CLOCK_MONOTONIC */
 	FCQ_A_PAUSE_NS,		/* u32: an fcq frame's pause, ns */
+	FCQ_A_FRAME,		/* u8: fcq frame type (KEYS_* events) */
+	FCQ_A_FLAGS,		/* u8: its flags (ALL: the whole class) */
+	FCQ_A_SEQ,		/* u32: its sequence number */
+	FCQ_A_KEYS,		/* u16: keys it listed */
 	__FCQ_A_MAX
 };
 #define FCQ_A_MAX		(__FCQ_A_MAX - 1)
