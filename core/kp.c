@@ -304,6 +304,17 @@ void fcq_kprx_resume(struct fcq_kprx *b, u8 p, const struct fcq_fkey *k)
 	b->pending |= BIT_P(p);
 }
 
+void fcq_kprx_resume_all(struct fcq_kprx *b)
+{
+	struct fcq_fent *e;
+	u32 i;
+
+	b->all_peer = 0;
+	fcq_ftab_for_each(&b->tab, e, i)
+		((struct fcq_kprx_ent *)e)->peer = 0;
+	b->pending = 0xff;
+}
+
 /* Settle class @p; false if a resume was declined. */
 static bool rx_sync_prio(struct fcq_kprx *b, u8 p,
 			 const struct fcq_kprx_ops *ops, void *arg,

@@ -147,6 +147,8 @@ void fcq_kprx_init(struct fcq_kprx *b, void *mem, u32 cap, u32 seed,
 void fcq_kprx_pause(struct fcq_kprx *b, u8 p, const struct fcq_fkey *k,
 		    u64 now);
 void fcq_kprx_resume(struct fcq_kprx *b, u8 p, const struct fcq_fkey *k);
+/* Every pause of every class ended, as if by a RESUME ALL of each. */
+void fcq_kprx_resume_all(struct fcq_kprx *b);
 
 /*
  * Hand the classes in @mask that changed to @ops: the whole class first,

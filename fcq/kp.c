@@ -283,7 +283,6 @@ EXPORT_SYMBOL_GPL(fcq_kp_applied);
 void fcq_kp_reset(struct fcq_port *port)
 {
 	u8 sent = READ_ONCE(port->kp_sent);
-	int p;
 
 	if (port->kptx && sent) {
 		spin_lock_bh(&port->tp_lock);
@@ -294,8 +293,7 @@ void fcq_kp_reset(struct fcq_port *port)
 	if (!port->kprx)
 		return;
 	spin_lock_bh(&port->pause_lock);
-	for (p = 0; p < FCQ_NUM_PRIO; p++)
-		fcq_kprx_resume(port->kprx, p, NULL);
+	fcq_kprx_resume_all(port->kprx);
 	WRITE_ONCE(port->kp_pending, port->kprx->pending);
 	spin_unlock_bh(&port->pause_lock);
 }

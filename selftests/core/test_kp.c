@@ -442,6 +442,29 @@ static void rx_sync_mask(void **state)
 	rx_free(r);
 }
 
+/* A link that went down: every class's pauses end, keys and ALL alike. */
+static void rx_resume_all(void **state)
+{
+	struct rx *r = rx_new(CAP, 0);
+	struct fcq_fkey a = test_pair4(1, 9), b = test_pair4(2, 9);
+
+	fcq_kprx_pause(&r->b, 1, &a, 0);
+	fcq_kprx_pause(&r->b, 3, &a, 0);
+	fcq_kprx_pause(&r->b, 3, &b, 0);
+	fcq_kprx_pause(&r->b, 6, NULL, 0);
+	assert_int_equal(rx_sync(r), 0);
+	assert_int_equal(r->pauses, 3);
+	assert_int_equal(r->all_pauses, 1);
+	fcq_kprx_resume_all(&r->b);
+	assert_int_equal(rx_sync(r), 1 << 1 | 1 << 3 | 1 << 6);
+	assert_int_equal(r->resumes, 3);
+	assert_int_equal(r->all_resumes, 1);
+	assert_int_equal(r->b.tab.n, 0);
+	assert_int_equal(r->b.pending, 0);
+	assert_true(fcq_kprx_empty(&r->b, 3));
+	rx_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +482,7 @@ int main(void)
 		cmocka_unit_test(rx_full_holds_class),
 		cmocka_unit_test(rx_timeout),
 		cmocka_unit_test(rx_sync_mask),
+		cmocka_unit_test(rx_resume_all),
 	};
 
 	return cmocka_run_group_tests_name("core/kp", tests, NULL, NULL);
