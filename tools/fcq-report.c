@@ -163,7 +163,7 @@ struct gstat {
 };
 
 struct named {
-	const char *name;
+	const char *name;	/* first: find_name() */
 	double mbps;
 };
 
@@ -174,7 +174,7 @@ static const char *const paced_key[NPACED] = {
 };
 
 struct paced {
-	const char *name;
+	const char *name;	/* first: find_name() */
 	double v[NPACED];
 };
 
@@ -746,23 +746,19 @@ static uint64_t drops(const struct run *s)
 	return s->has_stats ? s->drops : s->sdrops;
 }
 
-static const struct named *find_named(const struct run *s, const char *name)
+/*
+ * The element of @arr (@n of @size bytes, each beginning with its name,
+ * as struct named and struct paced do) named @name, or NULL.
+ */
+static const void *find_name(const void *arr, size_t n, size_t size,
+			     const char *name)
 {
+	const char *e = arr;
 	size_t i;
 
-	for (i = 0; i < s->nnamed; i++)
-		if (!strcmp(s->named[i].name, name))
-			return &s->named[i];
-	return NULL;
-}
-
-static const struct paced *find_paced(const struct run *s, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < s->npaced; i++)
-		if (!strcmp(s->paced[i].name, name))
-			return &s->paced[i];
+	for (i = 0; i < n; i++, e += size)
+		if (!strcmp(*(const char *const *)e, name))
+			return e;
 	return NULL;
 }
 
@@ -780,11 +776,11 @@ static bool get(const struct run *s, const struct key *k, double *v)
 		     k->field == 1 ? gs->avg : gs->p[k->field - 2];
 		return k->field == 0 || gs->count;
 	case K_NAMED:
-		nf = find_named(s, k->name);
+		nf = find_name(s->named, s->nnamed, sizeof(*nf), k->name);
 		*v = nf ? nf->mbps : 0;
 		return nf;
 	case K_PACED:
-		pc = find_paced(s, k->name);
+		pc = find_name(s->paced, s->npaced, sizeof(*pc), k->name);
 		*v = pc ? pc->v[k->id] : 0;
 		return pc;
 	case K_STAT:

@@ -7,6 +7,11 @@
 #       fcq-exp --native --out OUT FILE, its log in OUT.log and its verdict
 #       lines as TAP comments; EXP_RC is its exit status (3: it judged the
 #       run untrusted, summary.json says why).
+#   exp_run_stalled OUT FILE [MATTERS]
+#       exp_run, and again (up to twice) while the host stalled the guest
+#       (exit 3 and exp_stalled) and, if given, the command MATTERS says
+#       the stall touched what the suite judges: such a run says nothing
+#       of the schemes. The last run is judged; a TAP comment per retry.
 #   exp_stalled OUT
 #       true if OUT's runs were untrusted, and only because the host did not
 #       run the guest in time: flows started late, or a port lost link time
@@ -30,4 +35,14 @@ exp_run() {
 	"$EXP_TOP/tools/fcq-exp" --native --out "$1" "$2" >"$1.log" 2>&1
 	EXP_RC=$?
 	grep -E 'done|WARNING|FAILED' "$1.log" | sed 's/^/# /'
+}
+
+exp_run_stalled() {
+	local try
+	for try in 1 2 3; do
+		exp_run "$1" "$2"
+		[ "$EXP_RC" = 3 ] && [ "$try" -lt 3 ] && exp_stalled "$1" &&
+			{ [ -z "${3:-}" ] || "$3"; } || break
+		ktap_note "run $try untrusted: $(exp_why "$1"); once more"
+	done
 }

@@ -37,17 +37,12 @@ F0_RATE=$(awk '$1 == "paced" && $2 == "F0" { sub(/Mbps$/, "", $5); print $5 }' "
 # exit status. A run the host stalled (fcq-exp judged it untrusted for
 # that alone) says nothing of the schemes: run again, up to twice.
 a_run() {
-	local try
 	[ -z "${A_RC:-}" ] || return 0
 	mkdir -p "$OUT"
 	sed -e "s|ofc-fig1/|$TOP/experiments/ofc-fig1/|" -e 's/^seeds .*/seed 1/' \
 		-e '/^scheme *capfc /d' "$EXP" >"$OUT/a.exp"
-	for try in 1 2 3; do
-		exp_run "$OUT/a" "$OUT/a.exp"
-		A_RC=$EXP_RC
-		[ "$A_RC" = 3 ] && [ "$try" -lt 3 ] && exp_stalled "$OUT/a" || break
-		ktap_note "run $try untrusted: $(exp_why "$OUT/a"); once more"
-	done
+	exp_run_stalled "$OUT/a" "$OUT/a.exp"
+	A_RC=$EXP_RC
 }
 
 # paced SCHEME STREAM KEY: the run's number from report.json

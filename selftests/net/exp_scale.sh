@@ -44,17 +44,11 @@ RUN=$OUT/same/scheme-1-pfc/seed-1
 # untrusted (exit 3); once, beside three guests, the stall was 47 ms (15x).
 # A run that stalls over the bound says nothing about the timing under
 # test, so it is run again, up to twice; the last one is judged.
+over_10x() { [ -n "$(awk '$7 > 10 * $8' "$RUN/fct.txt" 2>/dev/null)" ]; }
 same_run() {
-	local try bad
 	[ -z "${SAME_RC:-}" ] || return 0
-	for try in 1 2 3; do
-		exp_run "$OUT/same" "$OUT/same.exp"
-		SAME_RC=$EXP_RC
-		bad=$(awk '$7 > 10 * $8' "$RUN/fct.txt" 2>/dev/null)
-		[ "$SAME_RC" = 3 ] && [ -n "$bad" ] && [ "$try" -lt 3 ] && exp_stalled "$OUT/same" ||
-			break
-		ktap_note "run $try: over 10x, untrusted: $(exp_why "$OUT/same"); once more"
-	done
+	exp_run_stalled "$OUT/same" "$OUT/same.exp" over_10x
+	SAME_RC=$EXP_RC
 }
 
 same_flows_complete() {
