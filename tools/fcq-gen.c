@@ -5,7 +5,10 @@
  *   fcq-gen server [-p PORT[,PORT...]] [-t TOS] [-c CC] [-b MS] [-T SECONDS]
  *       sink on TCP and UDP PORT (each of them): a flow announces its size
  *       in a 16-byte header, sends that many bytes, and gets one byte back
- *       once they all arrived. -c: the listeners' congestion control (a
+ *       once they all arrived. A UDP flow's datagrams carry their payload
+ *       offset in its first 8 bytes, and the reply adds (8 bytes, big
+ *       endian) how many arrived below the highest offset received before
+ *       them: the flow's reorders. -c: the listeners' congestion control (a
  *       DCTCP sender gets ECN only from a DCTCP listener). Paced streams
  *       (below) are followed apart, keyed by source address, port and
  *       flow id: datagrams and new bytes received, new bytes per -b MS bin
@@ -25,7 +28,8 @@
  *       (CLOCK_MONOTONIC; default: now), all concurrently, over TCP or,
  *       with -u, as UDP sent as fast as the socket takes it (the host's
  *       qdisc paces it at the link rate and backpressures it when paused).
- *       Prints one JSON line per completed flow; the flow completion time
+ *       Prints one JSON line per completed flow (UDP: with the reorders
+ *       its sink counted); the flow completion time
  *       runs from its start to the sink's reply (TCP connect included). A
  *       flow not done after -T seconds (default 60) is reported with
  *       "error" and makes the exit status 1: over UDP, that is a loss.
@@ -115,6 +119,8 @@
  *       A flow not done DRAIN_S s (default 60) after the last one started,
  *       or whose socket failed, goes to stderr as
  *       "incomplete src dst size start_ns" and makes the exit status 1.
+ *       A completed UDP flow whose sink saw datagrams out of order goes
+ *       to stderr too, as "reordered src dst size start_ns reorders".
  *
  * NET (written by the topology tool), one item a line, '#' comments:
  *   host <id> <netns> <dev> <ip> <rate_Bps> <mtu>
@@ -354,6 +360,8 @@ struct udp_flow {
 	uint32_t flow;
 	uint64_t size;
 	uint64_t got;
+	uint64_t high;		/* the highest payload offset received */
+	uint64_t reorders;	/* datagrams that came below it */
 	uint64_t seen;		/* last datagram, CLOCK_MONOTONIC ns */
 	bool used;
 };
@@ -637,8 +645,23 @@ static void udp_read(int fd, struct udp_flow *tab, struct psink *p)
 		}
 		f->got += n - sizeof(*h);
 		f->seen = now;
+		if (n >= (ssize_t)(sizeof(*h) + sizeof(uint64_t))) {
+			uint64_t off;
+
+			memcpy(&off, h + 1, sizeof(off));
+			off = be64toh(off);
+			if (off < f->high)
+				f->reorders++;
+			else
+				f->high = off;
+		}
 		if (f->got >= f->size) {
-			sendto(fd, "K", 1, 0, (struct sockaddr *)&from, len);
+			char k[1 + sizeof(uint64_t)] = "K";
+			uint64_t r = htobe64(f->reorders);
+
+			memcpy(k + 1, &r, sizeof(r));
+			sendto(fd, k, sizeof(k), 0, (struct sockaddr *)&from,
+			       len);
 			f->used = false;
 		}
 		len = sizeof(from);
@@ -768,6 +791,7 @@ struct flow {
 	uint64_t connected;
 	uint64_t sent;		/* TCP: header + payload; UDP: payload */
 	int dgram;		/* UDP payload per datagram */
+	uint64_t reorders;	/* UDP: as the sink counted them */
 	int tos;
 	int fd;
 	/* run only: what fct.txt says of it */
@@ -818,7 +842,13 @@ static void flow_report(const struct flow *f, const struct opts *o,
 				f->src_id, f->dst_id,
 				(unsigned long long)f->size,
 				(unsigned long long)f->file_ns);
-		else
+		else if (o->udp && f->reorders)
+			fprintf(stderr, "reordered %d %d %llu %llu %llu\n",
+				f->src_id, f->dst_id,
+				(unsigned long long)f->size,
+				(unsigned long long)f->file_ns,
+				(unsigned long long)f->reorders);
+		if (!timeout)
 			printf("%08x %08x %u %u %llu %llu %.0f %.0f\n", f->sip,
 			       ntohl(f->dst.sin_addr.s_addr),
 			       ntohs(self.sin_port), ntohs(f->dst.sin_port),
@@ -837,6 +867,11 @@ static void flow_report(const struct flow *f, const struct opts *o,
 	if (timeout)
 		printf("\"error\":\"not complete\",\"sent\":%llu}\n",
 		       (unsigned long long)f->sent);
+	else if (o->udp)
+		printf("\"connect_ns\":%llu,\"fct_ns\":%llu,\"reorders\":%llu}\n",
+		       (unsigned long long)(f->connected - f->start),
+		       (unsigned long long)(end - f->start),
+		       (unsigned long long)f->reorders);
 	else
 		printf("\"connect_ns\":%llu,\"fct_ns\":%llu}\n",
 		       (unsigned long long)(f->connected - f->start),
@@ -878,9 +913,11 @@ static int udp_send(struct flow *f)
 
 	*h = (struct hdr){ MAGIC, f->id, f->size };
 	while (f->sent < f->size) {
-		uint64_t left = f->size - f->sent;
+		uint64_t left = f->size - f->sent, off = htobe64(f->sent);
 		size_t len = left < (uint64_t)f->dgram ? left : (uint64_t)f->dgram;
 
+		/* the sink counts reorders by it (a shorter tail goes without) */
+		memcpy(h + 1, &off, len < sizeof(off) ? len : sizeof(off));
 		if (send(f->fd, buf, sizeof(*h) + len, 0) < 0)
 			return errno == EAGAIN || errno == ENOBUFS ? 0 : -1;
 		f->sent += len;
@@ -962,7 +999,7 @@ static int run_flows(struct flow *fl, int nf, const struct opts *o)
 		n = wait_until(ep, evs, 64, until);
 		for (i = 0; i < n; i++) {
 			struct flow *f = evs[i].data.ptr;
-			char k;
+			char k[1 + sizeof(uint64_t)];
 			int r;
 
 			if (evs[i].events & (EPOLLERR | EPOLLHUP) &&
@@ -980,8 +1017,13 @@ static int run_flows(struct flow *fl, int nf, const struct opts *o)
 			if (!f->connected)
 				f->connected = now_ns();
 			if (evs[i].events & EPOLLIN) {
-				r = read(f->fd, &k, 1);
-				if (r == 1) {
+				r = read(f->fd, k, sizeof(k));
+				if (r == sizeof(k) && o->udp) {
+					memcpy(&f->reorders, k + 1,
+					       sizeof(f->reorders));
+					f->reorders = be64toh(f->reorders);
+				}
+				if (r >= 1) {
 					flow_report(f, o, now_ns(), false);
 					epoll_ctl(ep, EPOLL_CTL_DEL, f->fd, NULL);
 					close(f->fd);

@@ -18,7 +18,7 @@
  *                 standalone_fct_ns": sip/dip up to 8 hex digits, the rest
  *                 decimal integers (bytes, ns). Blank lines are skipped.
  *   summary.json  optional, from the experiment runner: {"incomplete":M,
- *                 "drops":D, "named":[{"name":"victim","mbps":12.3}],
+ *                 "reorders":R (or null), "drops":D, "named":[{"name":"victim","mbps":12.3}],
  *                 "seed":S, "flows_md5":"...", "cpu_idle":0.8,
  *                 "start_lag":{"p99_ns":N, "max_ns":N, "late":N},
  *                 "trusted":false, "untrusted":["why", ...], ...}.
@@ -46,6 +46,8 @@
  *   stuck       = 1 if incomplete > 0, else 0: over a scheme's runs, the
  *                 share of them with flows never completed (in a lossless
  *                 fabric, a deadlock).
+ *   reorders    = summary.json "reorders" when a number (UDP flows'
+ *                 datagrams the sinks saw out of order).
  *   from stats.json, a missing key counting 0:
  *     pfc_tx         = sum of tc.prio[].pfc_tx over entries of role "switch"
  *     host_paused_ms = sum of tc.prio[].paused_ns over role "host", / 1e6
@@ -83,7 +85,8 @@
  * each point the mean over runs with its 95 % interval as an error bar.
  * report.json: {"title", "slowdown", "percentile", "interval", "trusted",
  * "warnings": [...], "schemes": [{"scheme", "runs": [{"dir", "seed",
- * "completed", "incomplete", "stuck", "drops", "drop_lossless", "pfc_tx",
+ * "completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
+ * "pfc_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
  * "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
  * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "groups": {GROUP:
@@ -187,8 +190,8 @@ struct run {
 	struct gstat g[NGROUPS];
 
 	json_object *summary;	/* owns the strings below */
-	bool has_incomplete, has_sdrops;
-	uint64_t incomplete, sdrops;
+	bool has_incomplete, has_sdrops, has_reorders;
+	uint64_t incomplete, sdrops, reorders;
 	struct named *named;
 	size_t nnamed;
 	struct paced *paced;
@@ -517,6 +520,11 @@ static void read_summary(struct run *s)
 		s->has_incomplete = true;
 		s->incomplete = get_count(o, "incomplete", path, "");
 	}
+	if (json_object_object_get_ex(o, "reorders", &v) &&
+	    !json_object_is_type(v, json_type_null)) {
+		s->has_reorders = true;
+		s->reorders = get_count(o, "reorders", path, "");
+	}
 	if (json_object_object_get_ex(o, "drops", NULL)) {
 		s->has_sdrops = true;
 		s->sdrops = get_count(o, "drops", path, "");
@@ -712,6 +720,7 @@ enum {
 	S_COMPLETED,
 	S_INCOMPLETE,
 	S_STUCK,
+	S_REORDERS,
 	S_DROPS,
 	S_DROP_LOSSLESS,
 	S_PFC_TX,
@@ -724,8 +733,8 @@ enum {
 };
 
 static const char *const stat_key[NSTATS] = {
-	"completed", "incomplete", "stuck", "drops", "drop_lossless", "pfc_tx",
-	"host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
+	"completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
+	"pfc_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
 };
 
 /* What to take of a run: a counter, a group's statistic or a named flow. */
@@ -790,6 +799,7 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	case S_COMPLETED: *v = s->n; return true;
 	case S_INCOMPLETE: *v = s->incomplete; return s->has_incomplete;
 	case S_STUCK: *v = s->incomplete > 0; return s->has_incomplete;
+	case S_REORDERS: *v = s->reorders; return s->has_reorders;
 	case S_DROPS: *v = drops(s); return have_drops(s);
 	case S_DROP_LOSSLESS: *v = s->drop_lossless; return s->has_stats;
 	case S_PFC_TX: *v = s->pfc_tx; return s->has_stats;
@@ -1177,14 +1187,16 @@ static void write_text(FILE *f, const char *title)
 
 	names = all_names(false, &nn);
 	fprintf(f, "\ncounters (stuck: the share of runs with flows never "
-		"completed, a deadlock in a lossless fabric; pfc_sent: PFC "
-		"frames sent by switch ports; paused_ms: hosts' paused time; "
-		"named flows in Mbit/s)\n");
-	t.ncol = 8 + nn;
+		"completed, a deadlock in a lossless fabric; reorders: "
+		"datagrams of completed UDP flows that arrived out of order, "
+		"- over TCP; pfc_sent: PFC frames sent by switch ports; "
+		"paused_ms: hosts' paused time; named flows in Mbit/s)\n");
+	t.ncol = 9 + nn;
 	t_add(&t, "scheme");
 	t_add(&t, "completed");
 	t_add(&t, "incomplete");
 	t_add(&t, "stuck");
+	t_add(&t, "reorders");
 	t_add(&t, "drops");
 	t_add(&t, "drop_lossless");
 	t_add(&t, "pfc_sent");
@@ -1294,6 +1306,7 @@ static json_object *run_json(const struct run *s)
 	add(o, "completed", json_object_new_uint64(s->n));
 	add(o, "incomplete", ju64(s->has_incomplete, s->incomplete));
 	add(o, "stuck", ju64(s->has_incomplete, s->incomplete > 0));
+	add(o, "reorders", ju64(s->has_reorders, s->reorders));
 	add(o, "drops", ju64(have_drops(s), drops(s)));
 	add(o, "drop_lossless", ju64(s->has_stats, s->drop_lossless));
 	add(o, "pfc_tx", ju64(s->has_stats, s->pfc_tx));

@@ -70,10 +70,10 @@ lossless_in_order() {
 			done
 		done
 		v=$(jq -r --arg s $s '.schemes[] | select(.scheme == $s) | .runs[0]
-			| "\(.drops) \(.drop_lossless) \(.incomplete)"' "$OUT/a/report.json")
-		[ "$v" = "0 0 0" ] || bad+=" $s drops/lossless/incomplete=$v"
+			| "\(.drops) \(.drop_lossless) \(.incomplete) \(.reorders)"' "$OUT/a/report.json")
+		[ "$v" = "0 0 0 0" ] || bad+=" $s drops/lossless/incomplete/burst reorders=$v"
 	done
-	ktap_note "F0 and F1 under pfc and ofc: ${bad:-nothing lost, duplicated or reordered; no drop; the bursts complete}"
+	ktap_note "F0 and F1 under pfc and ofc: ${bad:-nothing lost, duplicated or reordered; no drop; the bursts complete, in order}"
 	[ -z "$bad" ]
 	check_err $? "$bad"
 	log_test "both schemes: nothing lost, duplicated or reordered"

@@ -12,7 +12,7 @@
 # ofc may deadlock too (its whole-class X_OFF pause closes a cycle as
 # PFC's does: once in 33 trials, seed 1 in a make check), but in no more
 # trials than pfc, and a trial it does not deadlock completes every flow.
-# No drop under either.
+# No drop under either, and no completed flow reordered.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
@@ -21,6 +21,7 @@ ALL_TESTS="
 	pfc_cycle_held
 	ofc_no_worse
 	no_drops
+	in_order
 "
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
 Results in \$FCQ_RESULTS/exp_ofc_b (FCQ_RESULTS defaults to /tmp)."
@@ -123,6 +124,24 @@ no_drops() {
 	[ "$d" = 0 ]
 	check_err $? "$d dropped"
 	log_test "no drop in any trial"
+}
+
+# The sinks count, in every flow that completed, the datagrams that came
+# below the highest offset before them (a deadlocked trial's stuck flows
+# never complete: its other flows are counted).
+in_order() {
+	local r bad
+	b_run
+	r=$(jq -r '[.schemes[] | .scheme as $s | .runs[]
+		| "\($s) seed \(.seed): \(.reorders)"] | join(", ")' \
+		"$OUT/b/report.json" 2>/dev/null)
+	# null: not counted, which fails too
+	bad=$(jq '[.schemes[].runs[] | select(.reorders != 0)] | length' \
+		"$OUT/b/report.json" 2>/dev/null)
+	ktap_note "reorders: ${r:-no report}"
+	[ -n "$r" ] && [ "$bad" = 0 ]
+	check_err $? "reorders: ${r:-no report}"
+	log_test "no completed flow reordered, under pfc or ofc"
 }
 
 tests_plan

@@ -93,7 +93,7 @@ close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "null" && (d <
 mkrun "$WORK/a" pfc 12345 0.7 40
 mkrun "$WORK/b" fafc 67890 0.3 8	# over half the flows at 1 exactly
 cat >"$WORK/a/summary.json" <<'JSON'
-{"scheme":"pfc","flows":503,"incomplete":3,"drops":99,"duration_s":12.5,
+{"scheme":"pfc","flows":503,"incomplete":3,"reorders":17,"drops":99,"duration_s":12.5,
  "named":[{"name":"victim","mbps":12.3},{"name":"bystander","mbps":456}],
  "paced":[{"name":"F0","mbps":40.5,"fct_ms":355.25,"lost":0,"reorders":1,
   "dups":0,"src_pauses":7,"window_ms":150}]}
@@ -274,18 +274,18 @@ stats_totals() {
 	log_test "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all"
 }
 
-# summary.json: incomplete flows (a run with some is stuck) and named flows;
-# no stats.json gives "-".
+# summary.json: incomplete flows (a run with some is stuck), UDP reorders
+# and named flows; no stats.json gives "-".
 summary_named() {
 	local got got_b
 	report_ab
-	got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.stuck) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
-	got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.stuck) \(.pfc_tx) \(.named | length)"')
-	[ "$got" = "3 1 victim=12.3 456" ] && [ "$got_b" = "null null null 0" ] &&
-		grep -Eq '^pfc +500 +3 +1 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
-		grep -Eq '^fafc +500 +- +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
+	got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.stuck) \(.reorders) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
+	got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.stuck) \(.reorders) \(.pfc_tx) \(.named | length)"')
+	[ "$got" = "3 1 17 victim=12.3 456" ] && [ "$got_b" = "null null null null 0" ] &&
+		grep -Eq '^pfc +500 +3 +1 +17 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +500 +- +- +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
 	check_err $? "pfc: $got; fafc: $got_b"
-	log_test "summary.json's incomplete flows, stuck, named flows; missing files show -"
+	log_test "summary.json's incomplete flows, stuck, reorders, named flows; missing files show -"
 }
 
 # summary.json's paced streams: a row per scheme and stream, as written;

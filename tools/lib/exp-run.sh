@@ -11,6 +11,9 @@
 #   lag.txt               per flow started: src dst size start_ns lag_ns
 #                         standalone_ns (fcq-gen run -L; real ns)
 #   incomplete.txt        flows not done after the drain time
+#   reordered.txt         UDP flows that arrived out of order: src dst size
+#                         start_ns reorders (datagrams that came below the
+#                         highest offset before them, as the sink counted)
 #   errors.txt            anything else a generator said: a failed run
 #   stats.json            every port's qdisc (tc -s -j) and link counters
 #   paced-NAME.json       a paced stream's sender line (fcq-gen paced)
@@ -54,7 +57,7 @@ hostq=$(echo "$spec" | cut -d'|' -f3 | xargs)
 dir=$out
 tag="[$sname seed $seed]"
 rm -f "$dir"/{scheme,seed,topology.txt,net.txt,flow.txt,fct.txt,lag.txt} \
-	"$dir"/{incomplete.txt,errors.txt,stats.json,summary.json,progress}
+	"$dir"/{incomplete.txt,reordered.txt,errors.txt,stats.json,summary.json,progress}
 rm -f "$dir"/victim-*.jsonl "$dir"/paced-*.json "$dir/sinks.jsonl"
 echo "$sname" >"$dir/scheme"
 echo "$seed" >"$dir/seed"
@@ -300,8 +303,13 @@ elapsed=$(($(date +%s) - t0))
 cat "$rdv"/fct.h* | sort -k6,6n -k1,1 >"$dir/fct.txt"
 cat "$rdv"/lag.h* | sort -k4,4n -k1,1n >"$dir/lag.txt"
 cat "$rdv"/err.h* | grep '^incomplete ' >"$dir/incomplete.txt"
+cat "$rdv"/err.h* | sed -n 's/^reordered //p' >"$dir/reordered.txt"
 # Everything else a generator said is an error: kept and shown, never dropped.
-cat "$rdv"/err.h* | grep -v '^incomplete ' >"$dir/errors.txt"
+cat "$rdv"/err.h* | grep -Ev '^(incomplete|reordered) ' >"$dir/errors.txt"
+# Reorders: the sinks count them in UDP flows only (TCP hides them).
+reorders=null
+[ "$transport" = udp ] &&
+	reorders=$(awk '{ n += $5 } END { print n + 0 }' "$dir/reordered.txt")
 if [ -s "$dir/errors.txt" ]; then
 	say "$tag the generators reported $(wc -l <"$dir/errors.txt") error(s) ($dir/errors.txt):"
 	head -n 5 "$dir/errors.txt" | sed 's/^/    /'
@@ -428,15 +436,16 @@ jq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson lag "$lag" --arg md5 "$(md5sum <"$dir/flow.txt" | cut -d' ' -f1)" \
 	--argjson e "$(wc -l <"$dir/errors.txt")" --argjson need "$need" \
 	--argjson cap $CAPACITY --argjson lost "$lost" --argjson paced "$paced" \
+	--argjson r "$reorders" \
 	--args '{scheme: $s, seed: $seed, flows: $f, completed: $c,
-	  incomplete: $i, drops: $d, errors: $e, duration_s: $t,
+	  incomplete: $i, reorders: $r, drops: $d, errors: $e, duration_s: $t,
 	  cpu_idle: $idle, start_lag: $lag, named: $named, paced: $paced,
 	  flows_md5: $md5,
 	  frames_per_s: {needed: $need, capacity: $cap}, link_lost: $lost,
 	  trusted: ($ARGS.positional | length == 0),
 	  untrusted: $ARGS.positional}' "${why[@]}" >"$dir/summary.json" ||
 	fail "could not write summary.json"
-progress "done in ${elapsed}s: $(jq -c '{completed, incomplete, drops, errors, cpu_idle, lag_p99_ms: ((.start_lag.p99_ns // 0) / 1e6), trusted}' "$dir/summary.json")"
+progress "done in ${elapsed}s: $(jq -c '{completed, incomplete, reorders, drops, errors, cpu_idle, lag_p99_ms: ((.start_lag.p99_ns // 0) / 1e6), trusted}' "$dir/summary.json")"
 for w in "${why[@]}"; do
 	say "$tag WARNING: not trusted: $w"
 done
