@@ -102,9 +102,9 @@ $(B)/tools/fcq-frame: tools/fcq-frame.c core/frames.c core/key.c core/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ tools/fcq-frame.c core/frames.c core/key.c
 
-$(B)/tools/fcqctl: tools/fcqctl.c include/uapi/linux/fcq.h
+$(B)/tools/fcqctl: tools/fcqctl.c core/key.c core/*.h include/uapi/linux/fcq.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LIBS)
+	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $< core/key.c $(NL_LIBS)
 
 $(B)/tools/fcq-gen: tools/fcq-gen.c tools/cmd_usage.c tools/cmd_usage.h \
 		tools/rate.c tools/rate.h

@@ -358,6 +358,9 @@ void fcq_kp_reset(struct fcq_port *port);
 /* A port deleted or replaced ends its keyed pauses upstream (RTNL). */
 void fcq_kp_goodbye(struct fcq_port *port);
 int fcq_kp_dump_stats(struct fcq_port *port, struct sk_buff *skb);
+/* BOOK_GET: @port's books, an entry per message (RTNL held). */
+int fcq_kp_dump_book(struct fcq_port *port, struct sk_buff *skb,
+		     struct netlink_callback *cb);
 
 /* key.c: the flow key (core/key.h) of a packet's IP header; 0 or -1 */
 int fcq_skb_key(const struct sk_buff *skb, u8 type, struct fcq_fkey *k);

@@ -1,22 +1,58 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The generic netlink family "fcq": a dump of each switch's
- * buffer and ports for tools, and pause events multicast to the "events"
- * group for monitors (nothing is built without a listener). A scheme with
- * requests of its own registers its own family.
+ * The generic netlink family "fcq": a dump of each switch's buffer and
+ * ports and of a port's keyed-pause books for tools, and pause events
+ * multicast to the "events" group for monitors (nothing is built without a
+ * listener). A scheme with requests of its own registers its own family.
  */
 #include <net/genetlink.h>
+#include <net/sock.h>
 
+#include "compat.h"
 #include "fcq.h"
 
 static const struct nla_policy fcq_genl_policy[FCQ_A_MAX + 1] = {
 	[FCQ_A_SWITCH] = { .type = NLA_U32 },
+	[FCQ_A_IFINDEX] = { .type = NLA_U32 },
 };
+
+/* BOOK_GET: the books of the port on FCQ_A_IFINDEX, under RTNL. */
+static int fcq_book_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr *ifindex = fcq_genl_dump_attrs(cb)[FCQ_A_IFINDEX];
+	struct net_device *dev;
+	struct fcq_port *port;
+	int err;
+
+	if (!ifindex) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "FCQ_A_IFINDEX: the port whose books to dump is missing");
+		return -EINVAL;
+	}
+	if (cb->args[1] == 2)		/* done */
+		return 0;
+	rtnl_lock();
+	dev = __dev_get_by_index(sock_net(skb->sk), nla_get_u32(ifindex));
+	port = dev ? fcq_switch_port_of(dev) : NULL;
+	if (port) {
+		err = fcq_kp_dump_book(port, skb, cb);
+	} else {
+		NL_SET_ERR_MSG_MOD(cb->extack, "FCQ_A_IFINDEX: no fcq qdisc on that device");
+		err = -ENODEV;
+	}
+	rtnl_unlock();
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;	/* the rest in the next message */
+	return err ?: skb->len;
+}
 
 static const struct genl_small_ops fcq_genl_ops[] = {
 	{
 		.cmd = FCQ_CMD_SWITCH_GET,
 		.dumpit = fcq_switch_dump,
+	},
+	{
+		.cmd = FCQ_CMD_BOOK_GET,
+		.dumpit = fcq_book_dump,
 	},
 };
 

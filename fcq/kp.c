@@ -403,3 +403,126 @@ int fcq_kp_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	nla_nest_end(skb, nest);
 	return 0;
 }
+
+/* One book entry as a BOOK_GET message; @k NULL: the whole class. */
+static int book_put(struct sk_buff *skb, struct netlink_callback *cb,
+		    struct fcq_port *port, u8 book, u8 p,
+		    const struct fcq_fkey *k, u8 state, u64 since)
+{
+	u8 key[FCQ_WK_MAX_SIZE];
+	size_t len = k ? fcq_key_encode(key, k) : 0;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &fcq_genl_family, NLM_F_MULTI, FCQ_CMD_BOOK_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, FCQ_A_IFINDEX, port->dev->ifindex) ||
+	    nla_put_u8(skb, FCQ_A_BOOK, book) ||
+	    nla_put_u8(skb, FCQ_A_PRIO, p) ||
+	    nla_put_u8(skb, FCQ_A_STATE, state) ||
+	    (len && (nla_put_u8(skb, FCQ_A_KEY_TYPE, fcq_key_wire(k)) ||
+		     nla_put(skb, FCQ_A_KEY, len, key))) ||
+	    (since && nla_put_u64_64bit(skb, FCQ_A_SINCE, since, FCQ_A_PAD))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * The TX book from position *@i on: classes held whole (0-7), then the
+ * table's slots (8 + slot). *@i is where a full message stopped.
+ */
+static int book_tx(struct fcq_port *port, struct sk_buff *skb,
+		   struct netlink_callback *cb, long *i)
+{
+	struct fcq_kptx *b = port->kptx;
+	struct fcq_kptx_ent *e;
+	u32 slot;
+	u8 st;
+
+	for (; *i < FCQ_NUM_PRIO; (*i)++) {
+		st = (b->all_want & BIT(*i) ? FCQ_BOOK_WANT : 0) |
+		     (b->all_sent & BIT(*i) ? FCQ_BOOK_SENT : 0);
+		if (st && book_put(skb, cb, port, FCQ_BOOK_TX, *i, NULL, st, 0))
+			return -EMSGSIZE;
+	}
+	for (slot = *i - FCQ_NUM_PRIO;
+	     (e = (struct fcq_kptx_ent *)fcq_ftab_next(&b->tab, &slot));
+	     slot++) {
+		st = (e->want ? FCQ_BOOK_WANT : 0) |
+		     (e->sent ? FCQ_BOOK_SENT : 0) |
+		     (e->origin ? FCQ_BOOK_ORIGIN : 0);
+		if (book_put(skb, cb, port, FCQ_BOOK_TX, e->f.tag, &e->f.key,
+			     st, 0)) {
+			*i = FCQ_NUM_PRIO + slot;
+			return -EMSGSIZE;
+		}
+	}
+	return 0;
+}
+
+static int book_rx(struct fcq_port *port, struct sk_buff *skb,
+		   struct netlink_callback *cb, long *i)
+{
+	struct fcq_kprx *b = port->kprx;
+	struct fcq_kprx_ent *e;
+	u32 slot;
+	u8 st;
+
+	for (; *i < FCQ_NUM_PRIO; (*i)++) {
+		st = (b->all_peer & BIT(*i) ? FCQ_BOOK_PEER : 0) |
+		     (b->all_applied & BIT(*i) ? FCQ_BOOK_APPLIED : 0) |
+		     (b->all_deferred & BIT(*i) ? FCQ_BOOK_DEFERRED : 0);
+		if (st && book_put(skb, cb, port, FCQ_BOOK_RX, *i, NULL, st,
+				   b->all_peer & BIT(*i) ? b->all_since[*i] : 0))
+			return -EMSGSIZE;
+	}
+	for (slot = *i - FCQ_NUM_PRIO;
+	     (e = (struct fcq_kprx_ent *)fcq_ftab_next(&b->tab, &slot));
+	     slot++) {
+		st = (e->peer ? FCQ_BOOK_PEER : 0) |
+		     (e->applied ? FCQ_BOOK_APPLIED : 0) |
+		     (e->deferred ? FCQ_BOOK_DEFERRED : 0);
+		if (book_put(skb, cb, port, FCQ_BOOK_RX, e->f.tag, &e->f.key,
+			     st, e->peer ? e->since : 0)) {
+			*i = FCQ_NUM_PRIO + slot;
+			return -EMSGSIZE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * @port's books into @skb, one message per entry, from where the last
+ * call stopped: cb->args[1] the book (0 TX, 1 RX, 2 done), cb->args[2]
+ * the position in it. A dump that takes several calls is not a snapshot:
+ * entries may change between them. RTNL held (the books are not swapped).
+ */
+int fcq_kp_dump_book(struct fcq_port *port, struct sk_buff *skb,
+		     struct netlink_callback *cb)
+{
+	long *book = &cb->args[1], *i = &cb->args[2];
+	int err = 0;
+
+	if (*book == 0) {
+		spin_lock_bh(&port->tp_lock);
+		err = book_tx(port, skb, cb, i);
+		spin_unlock_bh(&port->tp_lock);
+		if (err)
+			return err;
+		*book = 1;
+		*i = 0;
+	}
+	if (*book == 1 && port->kprx) {
+		spin_lock_bh(&port->pause_lock);
+		err = book_rx(port, skb, cb, i);
+		spin_unlock_bh(&port->pause_lock);
+		if (err)
+			return err;
+	}
+	*book = 2;
+	return 0;
+}

@@ -10,13 +10,14 @@
 # the pause timeout ends a pause nobody resumes, and a port that keeps no
 # keyed pauses (pfc) honours one as a class pause, for its pause_max or
 # else 10 ms, which a RESUME ALL ends early; a link that goes down and up
-# forgets the pauses it held.
+# forgets the pauses it held. fcqctl book lists what h1 holds.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	pause_holds_one_flow
 	other_flow_goes_on
 	resume_releases
+	book_lists_pause
 	pause_all_holds_class
 	resume_all_ends_keys
 	bad_key_type
@@ -71,10 +72,12 @@ held_a() {
 	HOLD=$LAST
 	settle 0.5
 	read -ra K1 < <(h1 .kp.rx_pause .kp.rx_applied)
+	BOOK_HELD=$(nsx h-h1 fcqctl -j book h1-eth)
 	inject keys resume 3 "$A_KEY"
 	FREE=$LAST
 	settle 1.5
 	read -ra K2 < <(h1 .kp.rx_resume .kp.rx_applied)
+	BOOK_FREE=$(nsx h-h1 fcqctl -j book h1-eth)
 }
 
 pause_holds_one_flow() {
@@ -108,6 +111,20 @@ resume_releases() {
 	[ "$a" -gt 50000 ] && [ $((K2[0] - K0[1])) = 1 ] && [ "${K2[1]}" = 0 ]
 	check_err $? "acked $a, rx_resume +$((K2[0] - K0[1])), applied ${K2[1]}"
 	log_test "its resume releases it"
+}
+
+# fcqctl book: A in h1's RX book while held (its peer's pause, applied to
+# h1's queues), and out of it once resumed.
+book_lists_pause() {
+	local held free
+	held_a
+	held=$(echo "$BOOK_HELD" | jq -c --arg k "$A_KEY" \
+		'[.[] | select(.book == "rx" and .prio == 3 and .key == $k) | .state]')
+	free=$(echo "$BOOK_FREE" | jq --arg k "$A_KEY" '[.[] | select(.key == $k)] | length')
+	ktap_note "h1-eth's book while A was held: $BOOK_HELD; after its resume: $BOOK_FREE"
+	[ "$held" = '[["peer","applied"]]' ] && [ "$free" = 0 ]
+	check_err $? "A's entries while held: $held; after: $free"
+	log_test "fcqctl book lists the held flow, and not once it is resumed"
 }
 
 pause_all_holds_class() {

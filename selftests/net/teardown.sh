@@ -33,7 +33,8 @@ ALL_TESTS+="
 	modules_load_again"
 [ "$KIND" != ofc ] || ALL_TESTS+="
 	keyed_frames_decoded
-	keyed_frames_are_events"
+	keyed_frames_are_events
+	book_asks_upstream"
 [ "$KIND" != fafc ] || ALL_TESTS+="
 	fafcd_survives_rmmod
 	fafcd_answers_after_reload"
@@ -135,6 +136,21 @@ monitors_stop() {
 	MONITORS=()
 }
 
+# ofc: 2 s of the incast, sampling sw-s1's books every 0.1 s; BOOK is the
+# first sample in which s1 was asked, and told, to hold s1 -> r; or the
+# last one.
+book_sample() {
+	local n
+	BOOK=
+	for n in $(seq 20); do
+		[ -n "$BOOK" ] && echo "$BOOK" | jq -e --arg k "$(addr s1)>$(addr r)" \
+			'any(.[]; .book == "tx" and .key == $k and
+			     (.state | index("want") and index("sent")))' >/dev/null ||
+			BOOK=$(nsx sw fcqctl -j book sw-s1)
+		sleep 0.1
+	done
+}
+
 # Sets DUMP (fcqctl during traffic), CHURN_OK, PFC_RX, REPLACE_OK,
 # REPLACE_RX, GONE_OK.
 round() {
@@ -155,7 +171,11 @@ round() {
 		capture h-s1 s1-eth "$WORK/s1.pcapng"
 	fi
 	incast
-	sleep 2
+	if [ "$KIND" = ofc ]; then
+		book_sample
+	else
+		sleep 2
+	fi
 	capture_stop
 	monitors_stop
 	DUMP=$(nsx sw fcqctl -j switch)
@@ -251,6 +271,19 @@ keyed_frames_are_events() {
 		check_err $? "$ev on $dev: $miss of $n frames missing$(sed 's/^/; /' "$WORK/monitor.err" 2>/dev/null | tr -d '\n')"
 	done
 	log_test "ofc: every keyed frame is a keys_tx event at sw and a keys_rx event at s1 (fcqctl monitor)"
+}
+
+# ofc: under the incast sw-s1's TX book asks s1 to hold s1 -> r (wanted,
+# and sent), as fcqctl book shows it.
+book_asks_upstream() {
+	local e
+	rounds_done
+	e=$(echo "$BOOK" | jq -c --arg k "$(addr s1)>$(addr r)" \
+		'[.[] | select(.book == "tx" and .prio == 3 and .key == $k) | .state]' 2>/dev/null)
+	ktap_note "sw-s1's book (a sample): $(echo "$BOOK" | head -c 400)"
+	echo "$e" | jq -e 'length == 1 and (.[0] | index("want") and index("sent"))' >/dev/null
+	check_err $? "s1 -> r in the TX book: ${e:-none}"
+	log_test "ofc: fcqctl book shows the switch asking s1 to hold s1 -> r"
 }
 
 # Two rounds: a warm-up, then the one the cases judge. SLAB_BEFORE and

@@ -207,6 +207,7 @@ enum {
 	FCQ_CMD_UNSPEC,
 	FCQ_CMD_SWITCH_GET,	/* dump: the switches of this netns */
 	FCQ_CMD_EVENT,		/* multicast: something happened on a port */
+	FCQ_CMD_BOOK_GET,	/* dump: a port's keyed-pause books (FCQ_A_IFINDEX) */
 	__FCQ_CMD_MAX
 };
 #define FCQ_CMD_MAX		(__FCQ_CMD_MAX - 1)
@@ -236,9 +237,31 @@ enum {
 	FCQ_A_FLAGS,		/* u8: its flags (ALL: the whole class) */
 	FCQ_A_SEQ,		/* u32: its sequence number */
 	FCQ_A_KEYS,		/* u16: keys it listed */
+	FCQ_A_BOOK,		/* u8: enum fcq_book (BOOK_GET replies) */
+	FCQ_A_PRIO,		/* u8: the class */
+	FCQ_A_KEY_TYPE,		/* u8: the key's wire type (wire-format.rst) */
+	FCQ_A_KEY,		/* binary: the key, wire form; none: the class */
+	FCQ_A_STATE,		/* u8: FCQ_BOOK_* flags */
+	FCQ_A_SINCE,		/* u64: the peer paused it at, ns (RX) */
 	__FCQ_A_MAX
 };
 #define FCQ_A_MAX		(__FCQ_A_MAX - 1)
+
+/*
+ * Keyed-pause books (FCQ_CMD_BOOK_GET): one message per entry, a flow
+ * key or a whole class.
+ */
+enum fcq_book {
+	FCQ_BOOK_TX = 1,	/* what the port asks its link peer to hold */
+	FCQ_BOOK_RX,		/* what its link peer asked it to hold */
+};
+
+#define FCQ_BOOK_WANT		0x01	/* TX: to be held upstream */
+#define FCQ_BOOK_SENT		0x02	/* TX: the peer was told so */
+#define FCQ_BOOK_ORIGIN		0x04	/* TX: asked as the congestion's origin */
+#define FCQ_BOOK_PEER		0x08	/* RX: the peer holds it paused */
+#define FCQ_BOOK_APPLIED	0x10	/* RX: the port's queues hold it */
+#define FCQ_BOOK_DEFERRED	0x20	/* RX: its resume is put off */
 
 enum {
 	FCQ_A_PORT_UNSPEC,
