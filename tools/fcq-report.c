@@ -50,6 +50,8 @@
  *                 datagrams the sinks saw out of order).
  *   from stats.json, a missing key counting 0:
  *     pfc_tx         = sum of tc.prio[].pfc_tx over entries of role "switch"
+ *     kp_tx          = sum of tc.kp.tx_pause (keyed PAUSE frames) over
+ *                      entries of role "switch"
  *     host_paused_ms = sum of tc.prio[].paused_ns over role "host", / 1e6
  *     drops          = sum of tc.drops over all entries
  *     drop_lossless  = sum of tc.drop_lossless over all entries
@@ -86,7 +88,7 @@
  * report.json: {"title", "slowdown", "percentile", "interval", "trusted",
  * "warnings": [...], "schemes": [{"scheme", "runs": [{"dir", "seed",
  * "completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
- * "pfc_tx",
+ * "pfc_tx", "kp_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
  * "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
  * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "groups": {GROUP:
@@ -203,7 +205,7 @@ struct run {
 	json_object *why;	/* "untrusted" reasons */
 
 	bool has_stats;
-	uint64_t pfc_tx, paused_ns, drops, drop_lossless;
+	uint64_t pfc_tx, kp_tx, paused_ns, drops, drop_lossless;
 };
 
 /* The runs of one scheme name: the samples of its statistics. */
@@ -616,7 +618,7 @@ out:
 static void read_stats(struct run *s)
 {
 	char *path = path_of(s->dir, "stats.json");
-	json_object *o = read_json(path), *e, *tc, *role, *prio, *p;
+	json_object *o = read_json(path), *e, *tc, *role, *prio, *kp, *p;
 	char where[64];
 	size_t i, j, n;
 
@@ -644,6 +646,13 @@ static void read_stats(struct run *s)
 		snprintf(where, sizeof(where), "[%zu].tc.", i);
 		s->drops += get_count(tc, "drops", path, where);
 		s->drop_lossless += get_count(tc, "drop_lossless", path, where);
+		if (!strcmp(r, "switch") &&
+		    json_object_object_get_ex(tc, "kp", &kp)) {
+			if (!json_object_is_type(kp, json_type_object))
+				die("%s: %skp: expected an object", path, where);
+			snprintf(where, sizeof(where), "[%zu].tc.kp.", i);
+			s->kp_tx += get_count(kp, "tx_pause", path, where);
+		}
 		if (!json_object_object_get_ex(tc, "prio", &prio))
 			continue;
 		if (!json_object_is_type(prio, json_type_array))
@@ -724,6 +733,7 @@ enum {
 	S_DROPS,
 	S_DROP_LOSSLESS,
 	S_PFC_TX,
+	S_KP_TX,
 	S_PAUSED_MS,
 	S_LAG_P99,
 	S_LAG_MAX,
@@ -734,7 +744,7 @@ enum {
 
 static const char *const stat_key[NSTATS] = {
 	"completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
-	"pfc_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
+	"pfc_tx", "kp_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
 };
 
 /* What to take of a run: a counter, a group's statistic or a named flow. */
@@ -803,6 +813,7 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	case S_DROPS: *v = drops(s); return have_drops(s);
 	case S_DROP_LOSSLESS: *v = s->drop_lossless; return s->has_stats;
 	case S_PFC_TX: *v = s->pfc_tx; return s->has_stats;
+	case S_KP_TX: *v = s->kp_tx; return s->has_stats;
 	case S_PAUSED_MS: *v = s->paused_ns / 1e6; return s->has_stats;
 	case S_LAG_P99: *v = s->lag_p99_ms; return s->has_lag;
 	case S_LAG_MAX: *v = s->lag_max_ms; return s->has_lag;
@@ -1190,8 +1201,9 @@ static void write_text(FILE *f, const char *title)
 		"completed, a deadlock in a lossless fabric; reorders: "
 		"datagrams of completed UDP flows that arrived out of order, "
 		"- over TCP; pfc_sent: PFC frames sent by switch ports; "
-		"paused_ms: hosts' paused time; named flows in Mbit/s)\n");
-	t.ncol = 9 + nn;
+		"keyed_sent: keyed PAUSEs sent by switch ports; paused_ms: "
+		"hosts' paused time; named flows in Mbit/s)\n");
+	t.ncol = 10 + nn;
 	t_add(&t, "scheme");
 	t_add(&t, "completed");
 	t_add(&t, "incomplete");
@@ -1200,6 +1212,7 @@ static void write_text(FILE *f, const char *title)
 	t_add(&t, "drops");
 	t_add(&t, "drop_lossless");
 	t_add(&t, "pfc_sent");
+	t_add(&t, "keyed_sent");
 	t_add(&t, "paused_ms");
 	for (j = 0; j < nn; j++)
 		t_add(&t, "%s", names[j]);
@@ -1310,6 +1323,7 @@ static json_object *run_json(const struct run *s)
 	add(o, "drops", ju64(have_drops(s), drops(s)));
 	add(o, "drop_lossless", ju64(s->has_stats, s->drop_lossless));
 	add(o, "pfc_tx", ju64(s->has_stats, s->pfc_tx));
+	add(o, "kp_tx", ju64(s->has_stats, s->kp_tx));
 	add(o, "host_paused_ms", jnum(s->has_stats, s->paused_ns / 1e6));
 	add(o, "lag_p99_ms", jnum(s->has_lag, s->lag_p99_ms));
 	add(o, "lag_max_ms", jnum(s->has_lag, s->lag_max_ms));

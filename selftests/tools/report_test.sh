@@ -98,16 +98,16 @@ cat >"$WORK/a/summary.json" <<'JSON'
  "paced":[{"name":"F0","mbps":40.5,"fct_ms":355.25,"lost":0,"reorders":1,
   "dups":0,"src_pauses":7,"window_ms":150}]}
 JSON
-# Switch ports send PFC, hosts get paused: pfc_tx on a host and paused_ns on
-# a switch must not count, nor either without a role; drops count
-# everywhere; keys may be missing.
+# Switch ports send PFC, hosts get paused: pfc_tx (and keyed tx_pause) on a
+# host and paused_ns on a switch must not count, nor either without a
+# role; drops count everywhere; keys may be missing.
 cat >"$WORK/a/stats.json" <<'JSON'
 [
- {"netns":"fcq-s0","dev":"p0","role":"switch","tc":{"kind":"pfc","drops":5,"drop_lossless":1,
+ {"netns":"fcq-s0","dev":"p0","role":"switch","tc":{"kind":"ofc","drops":5,"drop_lossless":1,"kp":{"tx_pause":6,"rx_pause":100},
   "prio":[{"prio":0,"pfc_tx":0,"paused_ns":7},{"prio":3,"pfc_tx":120,"paused_ns":1000}]}},
  {"netns":"fcq-s0","dev":"p1","role":"switch","tc":{"kind":"pfc","drops":0,"drop_lossless":0,
   "prio":[{"prio":3,"pfc_tx":30}]}},
- {"netns":"fcq-h1","dev":"eth0","role":"host","tc":{"kind":"pfc","drops":2,
+ {"netns":"fcq-h1","dev":"eth0","role":"host","tc":{"kind":"ofc","drops":2,"kp":{"tx_pause":50},
   "prio":[{"prio":3,"pfc_tx":999,"paused_ns":2500000},{"prio":4,"paused_ns":1250000}]}},
  {"netns":"fcq-h2","dev":"eth0","role":"host","tc":{"kind":"pfc","drops":4,"drop_lossless":3,
   "prio":[{"prio":3,"pfc_tx":0,"paused_ns":250000}]}},
@@ -263,15 +263,16 @@ incast_group() {
 	log_test "the incast group is the dport 200 flows"
 }
 
-# stats.json totals: switch pfc_tx, host paused time, all drops.
+# stats.json totals: switch pfc_tx and keyed PAUSEs, host paused time, all
+# drops.
 stats_totals() {
 	local got
 	report_ab
-	got=$(rj '.schemes[0].runs[0] | "\(.pfc_tx) \(.host_paused_ms) \(.drops) \(.drop_lossless)"')
-	ktap_note "pfc_tx host_paused_ms drops drop_lossless: $got"
-	[ "$got" = "150 4 12 4" ]
-	check_err $? "got $got, want 150 4 12 4"
-	log_test "stats.json totals: pfc_tx of switches, paused_ns of hosts, drops of all"
+	got=$(rj '.schemes[0].runs[0] | "\(.pfc_tx) \(.kp_tx) \(.host_paused_ms) \(.drops) \(.drop_lossless)"')
+	ktap_note "pfc_tx kp_tx host_paused_ms drops drop_lossless: $got"
+	[ "$got" = "150 6 4 12 4" ]
+	check_err $? "got $got, want 150 6 4 12 4"
+	log_test "stats.json totals: pfc_tx and keyed PAUSEs of switches, paused_ns of hosts, drops of all"
 }
 
 # summary.json: incomplete flows (a run with some is stuck), UDP reorders
@@ -282,8 +283,8 @@ summary_named() {
 	got=$(rj '.schemes[0].runs[0] | "\(.incomplete) \(.stuck) \(.reorders) \(.named[0].name)=\(.named[0].mbps) \(.named[1].mbps)"')
 	got_b=$(rj '.schemes[1].runs[0] | "\(.incomplete) \(.stuck) \(.reorders) \(.pfc_tx) \(.named | length)"')
 	[ "$got" = "3 1 17 victim=12.3 456" ] && [ "$got_b" = "null null null null 0" ] &&
-		grep -Eq '^pfc +500 +3 +1 +17 +12 +4 +150 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
-		grep -Eq '^fafc +500 +- +- +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
+		grep -Eq '^pfc +500 +3 +1 +17 +12 +4 +150 +6 +4\.000 +12\.30 +456\.00$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +500 +- +- +- +- +- +- +- +- +- +-$' "$WORK/out/report.txt"
 	check_err $? "pfc: $got; fafc: $got_b"
 	log_test "summary.json's incomplete flows, stuck, reorders, named flows; missing files show -"
 }
