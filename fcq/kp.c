@@ -431,63 +431,67 @@ static int book_put(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/*
- * The TX book from position *@i on: classes held whole (0-7), then the
- * table's slots (8 + slot). *@i is where a full message stopped.
- */
-static int book_tx(struct fcq_port *port, struct sk_buff *skb,
-		   struct netlink_callback *cb, long *i)
+/* A book's state of class @p held whole, and of entry @e; *@since: RX */
+static u8 tx_all_state(struct fcq_port *port, u8 p, u64 *since)
 {
 	struct fcq_kptx *b = port->kptx;
-	struct fcq_kptx_ent *e;
-	u32 slot;
-	u8 st;
 
-	for (; *i < FCQ_NUM_PRIO; (*i)++) {
-		st = (b->all_want & BIT(*i) ? FCQ_BOOK_WANT : 0) |
-		     (b->all_sent & BIT(*i) ? FCQ_BOOK_SENT : 0);
-		if (st && book_put(skb, cb, port, FCQ_BOOK_TX, *i, NULL, st, 0))
-			return -EMSGSIZE;
-	}
-	for (slot = *i - FCQ_NUM_PRIO;
-	     (e = (struct fcq_kptx_ent *)fcq_ftab_next(&b->tab, &slot));
-	     slot++) {
-		st = (e->want ? FCQ_BOOK_WANT : 0) |
-		     (e->sent ? FCQ_BOOK_SENT : 0) |
-		     (e->origin ? FCQ_BOOK_ORIGIN : 0);
-		if (book_put(skb, cb, port, FCQ_BOOK_TX, e->f.tag, &e->f.key,
-			     st, 0)) {
-			*i = FCQ_NUM_PRIO + slot;
-			return -EMSGSIZE;
-		}
-	}
-	return 0;
+	return (b->all_want & BIT(p) ? FCQ_BOOK_WANT : 0) |
+	       (b->all_sent & BIT(p) ? FCQ_BOOK_SENT : 0);
 }
 
-static int book_rx(struct fcq_port *port, struct sk_buff *skb,
-		   struct netlink_callback *cb, long *i)
+static u8 tx_state(const struct fcq_fent *f, u64 *since)
+{
+	const struct fcq_kptx_ent *e = (const struct fcq_kptx_ent *)f;
+
+	return (e->want ? FCQ_BOOK_WANT : 0) | (e->sent ? FCQ_BOOK_SENT : 0) |
+	       (e->origin ? FCQ_BOOK_ORIGIN : 0);
+}
+
+static u8 rx_all_state(struct fcq_port *port, u8 p, u64 *since)
 {
 	struct fcq_kprx *b = port->kprx;
-	struct fcq_kprx_ent *e;
+
+	*since = b->all_peer & BIT(p) ? b->all_since[p] : 0;
+	return (b->all_peer & BIT(p) ? FCQ_BOOK_PEER : 0) |
+	       (b->all_applied & BIT(p) ? FCQ_BOOK_APPLIED : 0) |
+	       (b->all_deferred & BIT(p) ? FCQ_BOOK_DEFERRED : 0);
+}
+
+static u8 rx_state(const struct fcq_fent *f, u64 *since)
+{
+	const struct fcq_kprx_ent *e = (const struct fcq_kprx_ent *)f;
+
+	*since = e->peer ? e->since : 0;
+	return (e->peer ? FCQ_BOOK_PEER : 0) |
+	       (e->applied ? FCQ_BOOK_APPLIED : 0) |
+	       (e->deferred ? FCQ_BOOK_DEFERRED : 0);
+}
+
+/*
+ * Book @book (table @t) from position *@i on: the classes held whole
+ * (0-7), then the table's slots (8 + slot). *@i is where a full message
+ * stopped.
+ */
+static int book_walk(struct fcq_port *port, struct sk_buff *skb,
+		     struct netlink_callback *cb, long *i, u8 book,
+		     struct fcq_ftab *t,
+		     u8 (*all)(struct fcq_port *port, u8 p, u64 *since),
+		     u8 (*ent)(const struct fcq_fent *f, u64 *since))
+{
+	struct fcq_fent *e;
+	u64 since = 0;
 	u32 slot;
 	u8 st;
 
 	for (; *i < FCQ_NUM_PRIO; (*i)++) {
-		st = (b->all_peer & BIT(*i) ? FCQ_BOOK_PEER : 0) |
-		     (b->all_applied & BIT(*i) ? FCQ_BOOK_APPLIED : 0) |
-		     (b->all_deferred & BIT(*i) ? FCQ_BOOK_DEFERRED : 0);
-		if (st && book_put(skb, cb, port, FCQ_BOOK_RX, *i, NULL, st,
-				   b->all_peer & BIT(*i) ? b->all_since[*i] : 0))
+		st = all(port, *i, &since);
+		if (st && book_put(skb, cb, port, book, *i, NULL, st, since))
 			return -EMSGSIZE;
 	}
-	for (slot = *i - FCQ_NUM_PRIO;
-	     (e = (struct fcq_kprx_ent *)fcq_ftab_next(&b->tab, &slot));
-	     slot++) {
-		st = (e->peer ? FCQ_BOOK_PEER : 0) |
-		     (e->applied ? FCQ_BOOK_APPLIED : 0) |
-		     (e->deferred ? FCQ_BOOK_DEFERRED : 0);
-		if (book_put(skb, cb, port, FCQ_BOOK_RX, e->f.tag, &e->f.key,
-			     st, e->peer ? e->since : 0)) {
+	for (slot = *i - FCQ_NUM_PRIO; (e = fcq_ftab_next(t, &slot)); slot++) {
+		st = ent(e, &since);
+		if (book_put(skb, cb, port, book, e->tag, &e->key, st, since)) {
 			*i = FCQ_NUM_PRIO + slot;
 			return -EMSGSIZE;
 		}
@@ -509,7 +513,8 @@ int fcq_kp_dump_book(struct fcq_port *port, struct sk_buff *skb,
 
 	if (*book == 0) {
 		spin_lock_bh(&port->tp_lock);
-		err = book_tx(port, skb, cb, i);
+		err = book_walk(port, skb, cb, i, FCQ_BOOK_TX,
+				&port->kptx->tab, tx_all_state, tx_state);
 		spin_unlock_bh(&port->tp_lock);
 		if (err)
 			return err;
@@ -518,7 +523,8 @@ int fcq_kp_dump_book(struct fcq_port *port, struct sk_buff *skb,
 	}
 	if (*book == 1 && port->kprx) {
 		spin_lock_bh(&port->pause_lock);
-		err = book_rx(port, skb, cb, i);
+		err = book_walk(port, skb, cb, i, FCQ_BOOK_RX,
+				&port->kprx->tab, rx_all_state, rx_state);
 		spin_unlock_bh(&port->pause_lock);
 		if (err)
 			return err;

@@ -255,8 +255,8 @@ static int book_cb(struct nl_msg *msg, void *arg)
 	first = false;
 	for (b = 0; b < sizeof(book_state) / sizeof(book_state[0]); b++)
 		if (st & (1U << b)) {
-			printf(json ? "%s\"%s\"" : "%s%s", json && any ? "," : " ",
-			       book_state[b]);
+			printf(json ? "%s\"%s\"" : "%s%s",
+			       json ? (any ? "," : "") : " ", book_state[b]);
 			any = true;
 		}
 	if (json)

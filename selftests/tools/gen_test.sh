@@ -569,16 +569,11 @@ udp_fct() {
 # word is at IP offset 48 here too) reorders a 300 kB flow, which still
 # completes, and run reports it as "reordered src dst size start_ns N".
 udp_reorders() {
-	local t="ip netns exec $NSA tc" rc n
+	local rc n
 	needs_netns "UDP, reordered" || return 0
 	sink_up
 	link_clean
-	$t qdisc add dev gt-va root handle 1: htb default 1 &&
-		$t class add dev gt-va parent 1: classid 1:1 htb rate 10gbit quantum 1514 &&
-		$t class add dev gt-va parent 1: classid 1:2 htb rate 5mbit burst 1600 cburst 1600 quantum 1514 &&
-		$t filter add dev gt-va parent 1: protocol ip prio 1 u32 match ip dport 100 0xffff \
-			match u32 0x8000 0x8000 at 48 flowid 1:2 2>/dev/null
-	check_err $? "htb and u32 on the veth"
+	bit15_slow 100
 	printf '1\n0 1 3 100 300000 2\n' >"$WORK/flow.txt"
 	run -s 0 -T 10 -u >"$WORK/fct.txt" 2>"$WORK/fct.err"
 	rc=$?
@@ -644,6 +639,20 @@ psink_up() {
 
 # The link from host 0 as the case leaves it: no qdisc of ours.
 link_clean() { ip netns exec "$NSA" tc qdisc del dev gt-va root 2>/dev/null; }
+
+# Reordering by the kernel (this host has no netem): on host 0's veth, the
+# UDP datagrams to port $1 whose word at IP offset 48 has bit 15 set go
+# through an HTB class at 5 Mbit/s, the others pass at once and overtake
+# them.
+bit15_slow() {
+	local t="ip netns exec $NSA tc"
+	$t qdisc add dev gt-va root handle 1: htb default 1 &&
+		$t class add dev gt-va parent 1: classid 1:1 htb rate 10gbit quantum 1514 &&
+		$t class add dev gt-va parent 1: classid 1:2 htb rate 5mbit burst 1600 cburst 1600 quantum 1514 &&
+		$t filter add dev gt-va parent 1: protocol ip prio 1 u32 match ip dport "$1" 0xffff \
+			match u32 0x8000 0x8000 at 48 flowid 1:2 2>/dev/null
+	check_err $? "htb and u32 on the veth"
+}
 
 # paced_send NAME BYTES: a stream of BYTES at 45 Mbit/s to the sink, its
 # JSON line in NAME.snd.
@@ -818,16 +827,11 @@ while marks < 3:
 # the stream at its marker (or at its next 100 ms sweep) would count that
 # tail lost.
 paced_reorder() {
-	local t="ip netns exec $NSA tc" n=1007
+	local n=1007
 	needs_netns "paced, reordered" || return 0
 	psink_up
 	link_clean
-	$t qdisc add dev gt-va root handle 1: htb default 1 &&
-		$t class add dev gt-va parent 1: classid 1:1 htb rate 10gbit quantum 1514 &&
-		$t class add dev gt-va parent 1: classid 1:2 htb rate 5mbit burst 1600 cburst 1600 quantum 1514 &&
-		$t filter add dev gt-va parent 1: protocol ip prio 1 u32 match ip dport "$PPORT" 0xffff \
-			match u32 0x8000 0x8000 at 48 flowid 1:2 2>/dev/null
-	check_err $? "htb and u32 on the veth"
+	bit15_slow "$PPORT"
 	paced reorder $((n * DGRAM))
 	link_clean
 	ktap_note "reordered: $(pj reorder.rcv '"end \(.end), reorders \(.reorders), lost \(.lost), dups \(.dups), owd max \(.owd_max_ns) ns"' 2>/dev/null); last byte $(jq -rs '(.[1].last_ns - .[0].end_ns)' "$WORK/reorder.snd" "$WORK/reorder.rcv" 2>/dev/null) ns after the last send"
