@@ -1202,7 +1202,8 @@ static void write_text(FILE *f, const char *title)
 		"datagrams of completed UDP flows that arrived out of order, "
 		"- over TCP; pfc_sent: PFC frames sent by switch ports; "
 		"keyed_sent: keyed PAUSEs sent by switch ports; paused_ms: "
-		"hosts' paused time; named flows in Mbit/s)\n");
+		"hosts' time paused by PFC or PAUSE frames, not by keyed "
+		"ones; named flows in Mbit/s)\n");
 	t.ncol = 10 + nn;
 	t_add(&t, "scheme");
 	t_add(&t, "completed");
