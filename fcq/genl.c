@@ -25,7 +25,7 @@ static int fcq_book_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	int err;
 
 	if (!ifindex) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "FCQ_A_IFINDEX: the port whose books to dump is missing");
+		NL_SET_ERR_MSG_MOD(cb->extack, "FCQ_A_IFINDEX is missing: the port to dump");
 		return -EINVAL;
 	}
 	if (cb->args[1] == 2)		/* done */
