@@ -259,7 +259,7 @@ enum fcq_book {
 #define FCQ_BOOK_WANT		0x01	/* TX: to be held upstream */
 #define FCQ_BOOK_SENT		0x02	/* TX: the peer was told so */
 #define FCQ_BOOK_ORIGIN		0x04	/* TX: asked as the congestion's origin */
-#define FCQ_BOOK_PEER		0x08	/* RX: the peer holds it paused */
+#define FCQ_BOOK_PEER		0x08	/* RX: the peer asks for it held */
 #define FCQ_BOOK_APPLIED	0x10	/* RX: the port's queues hold it */
 #define FCQ_BOOK_DEFERRED	0x20	/* RX: its resume is put off */
 
