@@ -26,6 +26,7 @@ typedef uint32_t u32;
 typedef unsigned long long u64;
 typedef long long s64;
 typedef int32_t s32;
+typedef int16_t s16;
 #endif
 
 #define FCQ_NS_PER_SEC 1000000000ULL

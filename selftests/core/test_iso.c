@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit and property tests of core/iso.c. The property tests run OFC and
- * FlowSail over the engine with the packets kept here, and check that
- * every flow leaves in order, that no paused flow leaves, and that nothing
- * is stranded or left counted once everything resumes.
+ * Unit and property tests of core/iso.c. The property test runs OFC over
+ * the engine with the packets kept here, and checks that every flow leaves
+ * in order, that no paused flow leaves, and that nothing is stranded or
+ * left counted once everything resumes. FlowSail's use of the engine is
+ * tested through core/flowsail.c itself (test_flowsail.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -542,202 +543,6 @@ static void ofc_random(void **state)
 	assert_true(rot > RUNS && moved > RUNS && declined > RUNS / 10);
 }
 
-/*
- * FlowSail, one queue group (its spec section 2.10): lanes 0..n-2 are
- * normal, n-1 is rsvQ. A flow picks a lane when it has none in use. A
- * paused flow is in the CFT and queues to rsvQ (held while any flow is
- * paused); if it still has packets in its lane q, q is held too, and rsvQ
- * is ordered after the flow's newest packet in q. A resumed flow leaves
- * the CFT once it has nothing in rsvQ (at some later point: T_rel). No
- * free mark: the flow is pinned to q instead (q held, no CFT entry).
- */
-enum { FS_NONE, FS_PAUSED, FS_RESUMED, FS_PINNED };
-
-struct fs {
-	struct world w;
-	int rsv, rr;
-	u8 st[NFLOWS];
-	int q[NFLOWS];		/* lane in use while cnt > 0 */
-	int orig[NFLOWS];	/* lane this pause holds, -1 none */
-	u32 last[NFLOWS];	/* position of the newest packet in q */
-	u16 cnt[NFLOWS], in_rsv[NFLOWS];
-	u64 marks, pinned, repaused;
-};
-
-static void fs_holds(const struct fs *o, u16 *hold)
-{
-	int f;
-
-	memset(hold, 0, MAX_LANES * sizeof(*hold));
-	for (f = 0; f < NFLOWS; f++) {
-		if (o->st[f] == FS_PAUSED) {
-			hold[o->rsv]++;
-			if (o->orig[f] >= 0)
-				hold[o->orig[f]]++;
-		} else if (o->st[f] == FS_PINNED) {
-			hold[o->q[f]]++;
-		}
-	}
-}
-
-static void fs_release(struct fs *o, int f, bool now)
-{
-	if (o->st[f] == FS_RESUMED && !o->in_rsv[f] && (now || rnd(&o->w) & 1))
-		o->st[f] = FS_NONE;
-}
-
-static void fs_enqueue(struct fs *o, int f)
-{
-	struct world *w = &o->w;
-
-	fs_release(o, f, false);
-	if (o->st[f] == FS_PAUSED || o->st[f] == FS_RESUMED) {
-		enqueue(w, o->rsv, f);
-		o->in_rsv[f]++;
-		return;
-	}
-	if (!o->cnt[f])
-		o->q[f] = rnd(w) % o->rsv;
-	o->last[f] = enqueue(w, o->q[f], f);
-	o->cnt[f]++;
-}
-
-static void fs_pause(struct fs *o, int f)
-{
-	struct fcq_iso *s = o->w.s;
-
-	if (o->st[f] == FS_PAUSED || o->st[f] == FS_PINNED)
-		return;		/* duplicate */
-	if (o->st[f] == FS_NONE && o->cnt[f]) {
-		if (fcq_iso_order(s, o->rsv, fcq_iso_tail(s, o->rsv), o->q[f],
-				  o->last[f] + 1)) {
-			o->st[f] = FS_PINNED;
-			o->w.paused[f] = true;
-			fcq_iso_hold(s, o->q[f], 1);
-			o->pinned++;
-			return;
-		}
-		o->marks++;
-	} else if (o->cnt[f]) {
-		/* Paused again before its old packets left q: the spec holds
-		 * q only on the first pause, and q would send them.
-		 */
-		o->repaused++;
-	}
-	if (o->cnt[f]) {
-		o->orig[f] = o->q[f];
-		fcq_iso_hold(s, o->q[f], 1);
-	}
-	o->st[f] = FS_PAUSED;
-	o->w.paused[f] = true;
-	fcq_iso_hold(s, o->rsv, 1);
-}
-
-static void fs_resume(struct fs *o, int f)
-{
-	struct fcq_iso *s = o->w.s;
-
-	if (o->st[f] == FS_PINNED) {
-		fcq_iso_hold(s, o->q[f], -1);
-		o->st[f] = FS_NONE;
-	} else if (o->st[f] == FS_PAUSED) {
-		fcq_iso_hold(s, o->rsv, -1);
-		if (o->orig[f] >= 0)
-			fcq_iso_hold(s, o->orig[f], -1);
-		o->orig[f] = -1;
-		o->st[f] = FS_RESUMED;
-		fs_release(o, f, false);
-	}
-	o->w.paused[f] = false;
-}
-
-/* Round robin over the servable lanes. */
-static bool fs_dequeue(struct fs *o, const u16 *hold)
-{
-	struct world *w = &o->w;
-	int k, i;
-
-	for (k = 0; k < w->lanes; k++) {
-		i = (o->rr + k) % w->lanes;
-		if (!fcq_iso_servable(w->s, i)) {
-			/* only a mark may stop a lane the scheme lets go */
-			assert_true(empty(w, i) || hold[i] ||
-				    w->s->lane[i].nblock);
-			continue;
-		}
-		assert_true(!empty(w, i) && !hold[i]);
-		if (i == o->rsv)
-			o->in_rsv[head(w, i)->flow]--;
-		else
-			o->cnt[head(w, i)->flow]--;
-		deliver(w, take(w, i));
-		o->rr = i + 1;
-		return true;
-	}
-	return false;
-}
-
-static void fs_run(struct fs *o, u64 seed)
-{
-	struct world *w = &o->w;
-	u16 hold[MAX_LANES];
-	int n, f;
-
-	memset(o, 0, sizeof(*o));
-	world_init(w, seed, 2 + seed % (MAX_LANES - 1), 1 + seed % 3);
-	o->rsv = w->lanes - 1;
-	for (f = 0; f < NFLOWS; f++)
-		o->orig[f] = -1;
-	fs_holds(o, hold);
-	for (n = 1 + rnd(w) % MAX_OPS; n; n--) {
-		u32 r = rnd(w) % 100;
-
-		f = rnd(w) % NFLOWS;
-		if (r < 45)
-			fs_enqueue(o, f);
-		else if (r < 57)
-			fs_pause(o, f);
-		else if (r < 69)
-			fs_resume(o, f);
-		else
-			fs_dequeue(o, hold);	/* holds are unchanged since */
-		fs_holds(o, hold);
-		check(w, hold);
-		w->ops++;
-	}
-	for (f = 0; f < NFLOWS; f++)
-		fs_resume(o, f);
-	fs_holds(o, hold);
-	while (fs_dequeue(o, hold))
-		;
-	for (f = 0; f < NFLOWS; f++) {
-		fs_release(o, f, true);
-		assert_int_equal(o->st[f], FS_NONE);
-	}
-	check_done(w, hold);
-}
-
-static void flowsail_random(void **state)
-{
-	u64 seed, ops = 0, sent = 0, marks = 0, pinned = 0, repaused = 0;
-	static struct fs o;
-
-	for (seed = 0; seed < RUNS; seed++) {
-		fs_run(&o, seed);
-		ops += o.w.ops;
-		sent += o.w.sent;
-		marks += o.marks;
-		pinned += o.pinned;
-		repaused += o.repaused;
-	}
-	print_message("flowsail: %d runs, %llu ops, %llu sent\n", RUNS, ops, sent);
-	print_message("flowsail: %llu marks, %llu pinned (no free mark)\n",
-		      marks, pinned);
-	print_message("flowsail: %llu paused again with packets in q\n",
-		      repaused);
-	assert_true(marks > RUNS && pinned > 0 && repaused > 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -753,7 +558,6 @@ int main(void)
 		cmocka_unit_test(reset_keeps_holds),
 		cmocka_unit_test(positions_wrap),
 		cmocka_unit_test(ofc_random),
-		cmocka_unit_test(flowsail_random),
 	};
 
 	return cmocka_run_group_tests_name("core/iso", tests, NULL, NULL);
