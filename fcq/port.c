@@ -371,10 +371,17 @@ void fcq_port_reset(struct Qdisc *sch)
 	u64 now = ktime_get_ns();
 	struct sk_buff *skb;
 
+	/*
+	 * qdisc_destroy() resets in process context, with softirqs on; the
+	 * switch's and the other ports' locks taken here are also taken by
+	 * softirq enqueues on this CPU.
+	 */
+	local_bh_disable();
 	while ((skb = port->ops->flush(port))) {
 		fcq_switch_release(port, skb, now);
 		rtnl_kfree_skbs(skb, skb);
 	}
+	local_bh_enable();
 	fcq_link_purge(port);
 	fcq_kp_reset(port);
 	memset(port->st.backlog, 0, sizeof(port->st.backlog));
