@@ -332,11 +332,15 @@ int fcq_kp_enable(struct fcq_port *port, const struct fcq_kp_cfg *c,
 		  struct netlink_ext_ack *extack);
 /*
  * Ask ingress @ing to hold @n @keys of class @p (NULL: all of it) at its
- * upstream until the class's queue falls to @level bytes; the caller kicks
+ * upstream until the class's queue falls to @level bytes, or with
+ * FCQ_KP_UNTIL_RESUMED until fcq_kp_resume() names them; the caller kicks
  * @ing. Returns how many keys were new.
  */
+#define FCQ_KP_UNTIL_RESUMED	U32_MAX
 int fcq_kp_pause(struct fcq_port *ing, u8 p, const struct fcq_fkey *keys,
 		 int n, bool origin, u32 level);
+/* @ing no longer holds @k of @p upstream; the caller kicks @ing. */
+void fcq_kp_resume(struct fcq_port *ing, u8 p, const struct fcq_fkey *k);
 /* What @ing holds of class @p: FCQ_KP_WANTS_*. */
 u8 fcq_kp_wants(struct fcq_port *ing, u8 p, const struct fcq_fkey *k);
 bool fcq_kp_level(struct fcq_port *ing, u8 p, u32 bytes);

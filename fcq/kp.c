@@ -107,12 +107,22 @@ int fcq_kp_pause(struct fcq_port *ing, u8 p, const struct fcq_fkey *keys,
 		fcq_kptx_want_all(ing->kptx, p);
 	for (i = 0; keys && i < n; i++)
 		added += fcq_kptx_want(ing->kptx, p, &keys[i], origin) > 0;
-	fcq_kptx_arm(ing->kptx, p, level);
+	if (level != FCQ_KP_UNTIL_RESUMED)
+		fcq_kptx_arm(ing->kptx, p, level);
 	tx_mirror(ing);
 	spin_unlock(&ing->tp_lock);
 	return added;
 }
 EXPORT_SYMBOL_GPL(fcq_kp_pause);
+
+void fcq_kp_resume(struct fcq_port *ing, u8 p, const struct fcq_fkey *k)
+{
+	spin_lock(&ing->tp_lock);
+	fcq_kptx_unwant(ing->kptx, p, k);
+	tx_mirror(ing);
+	spin_unlock(&ing->tp_lock);
+}
+EXPORT_SYMBOL_GPL(fcq_kp_resume);
 
 u8 fcq_kp_wants(struct fcq_port *ing, u8 p, const struct fcq_fkey *k)
 {

@@ -10,6 +10,7 @@
 #include "../core/ets.h"
 #include "../core/ftab.h"
 #include "../core/iso.h"
+#include "../core/key.h"
 
 /* core/ functions the schemes call. */
 EXPORT_SYMBOL_GPL(fcq_ets_pick);
@@ -26,6 +27,7 @@ EXPORT_SYMBOL_GPL(fcq_iso_servable);
 EXPORT_SYMBOL_GPL(fcq_iso_order);
 EXPORT_SYMBOL_GPL(fcq_iso_pop);
 EXPORT_SYMBOL_GPL(fcq_iso_push);
+EXPORT_SYMBOL_GPL(fcq_key_hash);
 
 static int __init fcq_module_init(void)
 {
