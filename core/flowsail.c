@@ -207,7 +207,7 @@ void fsail_enqueue(struct fsail *s, const struct fcq_fkey *k, u32 len,
 		e = (struct fsail_flow *)fcq_ftab_get(s->tab, k, s->tag,
 						      &created);
 	if (!e) {
-		if (s->cfg->mode != FSAIL_M_STATIC)
+		if (k && s->cfg->mode != FSAIL_M_STATIC)
 			s->st.untracked++;
 		p->lane = hash_lane(s, k);
 		return;
@@ -353,10 +353,14 @@ int fsail_pick(struct fsail *s, u32 (*head_len)(void *arg, int lane),
 			drr_add(s, drr_pop(s));
 			continue;
 		}
-		q->deficit -= len;
-		return lane;
+		return lane;	/* at the head until fsail_charge() */
 	}
 	return -1;
+}
+
+void fsail_charge(struct fsail *s, int lane, u32 len)
+{
+	s->q[lane].deficit -= len;
 }
 
 bool fsail_dequeue(struct fsail *s, const struct fsail_pkt *p, u32 len,

@@ -198,10 +198,13 @@ bool fsail_queued(struct fsail *s, struct fsail_pkt *p, u32 len,
 /*
  * The lane to send from next, by deficit round robin over the lanes that
  * may send (holds, order marks); @head_len(@arg, lane) is the length of
- * a lane's head packet. -1: none may.
+ * a lane's head packet. -1: none may. The lane stays first until its head
+ * is sent and charged (fsail_charge()), so asking again, e.g. when another
+ * class was sent instead, gives the same lane.
  */
 int fsail_pick(struct fsail *s, u32 (*head_len)(void *arg, int lane),
 	       void *arg);
+void fsail_charge(struct fsail *s, int lane, u32 len);
 
 /*
  * Alg. 2: packet @p of @len bytes has left its lane (sent, or flushed),

@@ -145,6 +145,7 @@ static bool deq(struct port *p, struct pkt *out)
 	assert_true(q->h != q->t);
 	pk = q->p[q->h++ % QCAP];
 	fcq_iso_pop(p->iso, lane, pk.len);
+	fsail_charge(p->s, lane, pk.len);
 	assert_false(p->paused[pk.flow]);	/* no paused flow leaves */
 	if (pk.seq != p->next[pk.flow])
 		p->reorders++;
