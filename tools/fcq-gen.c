@@ -38,7 +38,7 @@
  *       one long TCP flow; every interval prints the bytes the receiver has
  *       acknowledged so far (TCP_INFO), i.e. its goodput over time.
  *
- *   fcq-gen paced [-p PORT] [-t TOS] [-e EPOCH_NS] DST RATE START BYTES
+ *   fcq-gen paced [-p PORT] [-s SPORT] [-t TOS] [-e EPOCH_NS] DST RATE START BYTES
  *       one UDP stream of BYTES payload bytes at RATE (payload bits/s, as
  *       fcq-net's rates: 45Mbps) from EPOCH_NS + START seconds, in
  *       datagrams that fill the path MTU. Each carries a struct phdr: flow
@@ -200,6 +200,7 @@ struct opts {
 	uint64_t epoch;
 	double interval;
 	double timeout;
+	int sport;		/* paced: the source port, 0: any */
 	bool fct;		/* run: fct.txt lines; a failed flow: not fatal */
 	double scale;		/* run: real time per flow-file time */
 	FILE *lag;		/* run: each flow's start lag, or NULL */
@@ -244,13 +245,16 @@ static const struct cmd_usage usages[] = {
 	  "    one long TCP flow; every -i SECONDS (default 0.1) a JSON line with\n"
 	  "    the bytes acknowledged so far\n" },
 	{ "paced",
-	  "fcq-gen paced [-p PORT] [-t TOS] [-e EPOCH_NS] DST RATE START BYTES\n"
+	  "fcq-gen paced [-p PORT] [-s SPORT] [-t TOS] [-e EPOCH_NS] DST RATE START\n"
+	  "    BYTES\n"
 	  "    one UDP stream of BYTES payload bytes to DST's sink, paced at RATE\n"
 	  "    (payload bits/s: 45Mbps, 1Gbps) from EPOCH_NS (CLOCK_MONOTONIC,\n"
 	  "    default now) + START seconds; each datagram carries its byte\n"
 	  "    offset. A JSON line with what was sent, and how many datagrams\n"
 	  "    went out more than one interval late (they are sent at once)\n"
-	  "    -p PORT  the sink's (default 5201)   -t TOS  IP TOS\n" },
+	  "    -p PORT  the sink's (default 5201)   -t TOS  IP TOS\n"
+	  "    -s SPORT its own (default: any free one), so that the stream's\n"
+	  "             5-tuple is known before it starts\n" },
 	{ "now",
 	  "fcq-gen now\n"
 	  "    CLOCK_MONOTONIC in ns\n" },
@@ -1180,6 +1184,12 @@ static int paced_send(const char *host, double bps, uint64_t start,
 	if (fd < 0)
 		die("socket");
 	set_opts(fd, o, o->tos, false);
+	if (o->sport) {
+		self = (struct sockaddr_in){ .sin_family = AF_INET,
+					     .sin_port = htons(o->sport) };
+		if (bind(fd, (struct sockaddr *)&self, sizeof(self)))
+			die("bind -s");
+	}
 	if (connect(fd, (struct sockaddr *)&dst, sizeof(dst)))
 		die("connect");
 	if (getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &l))
@@ -2031,11 +2041,14 @@ static int paced_main(int argc, char **argv)
 	uint64_t size;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "p:t:e:h", long_opts,
+	while ((opt = getopt_long(argc, argv, "p:s:t:e:h", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			o.port = parse_u64("-p", optarg, 1, 65535);
+			break;
+		case 's':
+			o.sport = parse_u64("-s", optarg, 1, 65535);
 			break;
 		case 't':
 			o.tos = arg_u64(opt, optarg, 255);
