@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# teardown.sh KIND: KIND's qdiscs (pfc, fafc or ofc) deleted and re-added,
+# teardown.sh KIND: KIND's qdiscs (pfc, fafc, ofc or flowsail) deleted and re-added,
 # replaced, and a whole switch namespace deleted, while paused traffic flows; rmmod refused
 # while in use and clean afterwards; nothing left behind: no switch in the
 # generic netlink dump, no slab growth from one round to the next, and
@@ -12,7 +12,8 @@
 # pause frames, and a deleted port resumes what it held (RESUME ALL); the
 # frames s1 receives before the churn, captured, are decoded by tshark
 # with the project's dissector (tools/wireshark/fcq.lua), and each is an
-# event of `fcqctl monitor` at both ends.
+# event of `fcqctl monitor` at both ends. flowsail pauses flows too (by
+# 5-tuple), and its ports isolate them in their reserved queues.
 set -u
 # The cases: sched_* is pfc's, fafcd_* fafc's (--help without KIND lists
 # all).
@@ -38,7 +39,7 @@ ALL_TESTS+="
 [ "$KIND" != fafc ] || ALL_TESTS+="
 	fafcd_survives_rmmod
 	fafcd_answers_after_reload"
-USAGE="pfc|fafc|ofc"
+USAGE="pfc|fafc|ofc|flowsail"
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run).
 sched_change_no_loss is pfc's case only, keyed_frames_* ofc's, fafcd_* fafc's."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -55,6 +56,7 @@ pfc)	SW="pfc $LINK xoff 20kb xon 10kb response 5ms" ;;
 # T_hop 5 ms: fafcd's answers take about 1.5 ms in the guest
 fafc)	SW="fafc $LINK response 5ms th_p 40kb th_e 20kb solver user thop 5ms" ;;
 ofc)	SW="ofc $LINK xoff 20kb xon 10kb response 5ms" ;;
+flowsail) SW="flowsail $LINK response 5ms" ;;
 *)	usage >&2; exit 2 ;;
 esac
 HOST="$KIND $LINK"
@@ -303,7 +305,7 @@ rounds_done() {
 
 # Every fcq module loaded now (tdc or other suites may have loaded more).
 fcq_modules() {
-	lsmod | awk '$1 ~ /^sch_(pfc|fafc|ofc)$/ { print $1 }'
+	lsmod | awk '$1 ~ /^sch_(pfc|fafc|ofc|flowsail)$/ { print $1 }'
 	echo fcq
 }
 
