@@ -327,6 +327,25 @@ static int table_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own,
 		fcq_put_u32(&own->n, p->u32s[i].type, v);
 		goto took;
 	}
+	for (i = 0; i < p->nwords; i++) {
+		if (strcmp(opt, p->words[i].name))
+			continue;
+		NEXT_ARG();
+		w = fcq_word_arg(opt, *argv, p->words[i].words);
+		if (w < 0)
+			return -1;
+		fcq_put_u8(&own->n, p->words[i].type, p->words[i].first + w);
+		goto took;
+	}
+	if (p->strict_type && !strcmp(opt, "strict")) {
+		__u8 mask;
+
+		NEXT_ARG();
+		if (fcq_get_prios(opt, *argv, &mask))
+			return -1;
+		fcq_put_u8(&own->n, p->strict_type, mask);
+		goto took;
+	}
 	for (i = 0; i < p->nflags; i++) {
 		if (strcmp(opt, p->flags[i].name))
 			continue;
@@ -361,7 +380,7 @@ int fcq_parse_qopt(int argc, char **argv, struct nlmsghdr *n,
 		ret = fcq_parse_port_opt(&argc, &argv, n);
 		if (!ret)
 			ret = table_opt(&argc, &argv, &own, p);
-		if (!ret)
+		if (!ret && p->opt)
 			ret = p->opt(&argc, &argv, &own);
 		if (ret < 0)
 			return -1;
@@ -379,6 +398,21 @@ int fcq_parse_qopt(int argc, char **argv, struct nlmsghdr *n,
 		  NLMSG_DATA(&own.n), own.n.nlmsg_len - NLMSG_LENGTH(0));
 	addattr_nest_end(n, tail);
 	return 0;
+}
+
+void fcq_print_word(const char *key, struct rtattr *a,
+		    const char *const *words, int first)
+{
+	char fmt[32];
+	int v, n = 0;
+
+	if (!a || RTA_PAYLOAD(a) < 1)
+		return;
+	while (words[n])
+		n++;
+	v = *(__u8 *)RTA_DATA(a) - first;
+	snprintf(fmt, sizeof(fmt), "%s %%s ", key);
+	print_string(PRINT_ANY, key, fmt, v >= 0 && v < n ? words[v] : "?");
 }
 
 void fcq_print_prios(const char *key, __u8 mask)

@@ -57,6 +57,17 @@ struct fcq_u32_opt {
 	const char *zero;	/* NULL: none */
 };
 
+/*
+ * A scheme's u8 option that takes one of the words @words (NULL-ended):
+ * the value sent is @first plus the word's index.
+ */
+struct fcq_word_opt {
+	const char *name;
+	int type;
+	const char *const *words;
+	int first;
+};
+
 /* A scheme's flag: its word, bit, and the words that clear and set it. */
 struct fcq_flag_opt {
 	const char *name;
@@ -65,8 +76,10 @@ struct fcq_flag_opt {
 };
 
 /*
- * A scheme's part of its plugin's parse_qopt. @u32s and @flags are its
- * table-driven words; @opt takes any other of the
+ * A scheme's part of its plugin's parse_qopt. @u32s, @words and @flags
+ * are its table-driven words; @strict_type, if not 0, its u8 attribute
+ * of "strict PRIOS" (the classes served strictly first); @opt (or NULL)
+ * takes any other of the
  * scheme's words as fcq_parse_port_opt() takes a port's: adds it to
  * @own (or to own->flags), advances past it and returns 1; 0 if the word
  * is not one; -1 (reported) on a bad value. @flags_type, if not 0, is the
@@ -76,8 +89,11 @@ struct fcq_flag_opt {
 struct fcq_scheme_parser {
 	const struct fcq_u32_opt *u32s;
 	int nu32s;
+	const struct fcq_word_opt *words;
+	int nwords;
 	const struct fcq_flag_opt *flags;
 	int nflags;
+	int strict_type;
 	int (*opt)(int *argc, char ***argv, struct fcq_scheme_req *own);
 	int flags_type;
 	void (*explain)(void);
@@ -114,6 +130,13 @@ int fcq_get_prios(const char *opt, const char *arg, __u8 *mask);
  * 0 if it is not one; -1 (reported) on a value it cannot take.
  */
 int fcq_parse_port_opt(int *argc, char ***argv, struct nlmsghdr *n);
+
+/*
+ * Print "key WORD " for a u8 attribute, if present: @words[value -
+ * @first] ("?" if out of range), as a struct fcq_word_opt reads it.
+ */
+void fcq_print_word(const char *key, struct rtattr *a,
+		    const char *const *words, int first);
 
 /* Print a priority set as fcq_get_prios() reads it. */
 void fcq_print_prios(const char *key, __u8 mask);

@@ -31,12 +31,6 @@ static void explain(void)
 }
 
 /* One of two words: returns 0 for @w0, 1 for @w1, else -1 (reported). */
-static int word2(const char *opt, const char *arg, const char *w0,
-		 const char *w1)
-{
-	return fcq_word_arg(opt, arg, (const char *const []){ w0, w1, NULL });
-}
-
 /* The switch-wide flags. */
 static const struct fcq_flag_opt flag_opts[] = {
 	{ "ecn_pred", FAFC_FL_ECN, "off", "on" },
@@ -60,44 +54,29 @@ static const struct fcq_u32_opt u32_opts[] = {
 	{ "horizon", TCA_FAFC_HORIZON, fcq_uint_arg, NULL },
 };
 
+static const char *const off_on[] = { "off", "on", NULL };
+static const char *const solvers[] = { "kernel", "user", NULL };
+static const char *const frames[] = { "pfc", "fcq", NULL };
+
+static const struct fcq_word_opt word_opts[] = {
+	{ "fallback", TCA_FAFC_FALLBACK, off_on, 0 },
+	{ "cwr", TCA_FAFC_CWR, off_on, 0 },
+	{ "solver", TCA_FAFC_SOLVER, solvers, FAFC_SOLVER_KERNEL },
+	{ "frame", TCA_FAFC_FRAME, frames, FAFC_FRAME_PFC },
+};
+
 static int fafc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 {
-	const char *opt = **argvp;
 	char **argv = *argvp;
 	int argc = *argcp;
-	int w;
+	__u8 p;
 
-	if (!strcmp(opt, "fallback") || !strcmp(opt, "cwr")) {
-		NEXT_ARG();
-		w = word2(opt, *argv, "off", "on");
-		if (w < 0)
-			return -1;
-		fcq_put_u8(&own->n, !strcmp(opt, "cwr") ? TCA_FAFC_CWR :
-			   TCA_FAFC_FALLBACK, w);
-	} else if (!strcmp(opt, "prio")) {
-		__u8 p;
-
-		NEXT_ARG();
-		if (get_u8(&p, *argv, 0) || p > 7)
-			return fcq_bad("prio", *argv, "expected a priority 0..7");
-		fcq_put_u8(&own->n, TCA_FAFC_PRIO, p);
-	} else if (!strcmp(opt, "solver")) {
-		NEXT_ARG();
-		w = word2("solver", *argv, "kernel", "user");
-		if (w < 0)
-			return -1;
-		fcq_put_u8(&own->n, TCA_FAFC_SOLVER,
-			   w ? FAFC_SOLVER_USER : FAFC_SOLVER_KERNEL);
-	} else if (!strcmp(opt, "frame")) {
-		NEXT_ARG();
-		w = word2("frame", *argv, "pfc", "fcq");
-		if (w < 0)
-			return -1;
-		fcq_put_u8(&own->n, TCA_FAFC_FRAME,
-			   w ? FAFC_FRAME_FCQ : FAFC_FRAME_PFC);
-	} else {
+	if (strcmp(**argvp, "prio"))
 		return 0;
-	}
+	NEXT_ARG();
+	if (get_u8(&p, *argv, 0) || p > 7)
+		return fcq_bad("prio", *argv, "expected a priority 0..7");
+	fcq_put_u8(&own->n, TCA_FAFC_PRIO, p);
 	*argcp = argc - 1;
 	*argvp = argv + 1;
 	return 1;
@@ -109,6 +88,8 @@ static int fafc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	static const struct fcq_scheme_parser parser = {
 		.u32s = u32_opts,
 		.nu32s = ARRAY_SIZE(u32_opts),
+		.words = word_opts,
+		.nwords = ARRAY_SIZE(word_opts),
 		.flags = flag_opts,
 		.nflags = ARRAY_SIZE(flag_opts),
 		.opt = fafc_opt,
@@ -169,23 +150,8 @@ static void print_u8_on_off(const char *key, struct rtattr *a)
 	print_on_off(PRINT_ANY, key, fmt, get8(a));
 }
 
-static void print_enum(const char *key, struct rtattr *a,
-		       const char *const *names, unsigned int n)
-{
-	char fmt[32];
-	__u8 v;
-
-	if (!has(a, sizeof(__u8)))
-		return;
-	v = get8(a);
-	snprintf(fmt, sizeof(fmt), "%s %%s ", key);
-	print_string(PRINT_ANY, key, fmt, v < n ? names[v] : "?");
-}
-
 static int fafc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	static const char *const solver[] = { "kernel", "user" };
-	static const char *const frame[] = { "pfc", "fcq" };
 	struct rtattr *tb[TCA_FAFC_MAX + 1], *own;
 	unsigned int i;
 
@@ -215,8 +181,9 @@ static int fafc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	print_q16("fdec", tb[TCA_FAFC_FDEC]);
 	print_u32_opt("dec_win", tb[TCA_FAFC_DEC_WIN]);
 	print_u32_opt("horizon", tb[TCA_FAFC_HORIZON]);
-	print_enum("solver", tb[TCA_FAFC_SOLVER], solver, 2);
-	print_enum("frame", tb[TCA_FAFC_FRAME], frame, 2);
+	fcq_print_word("solver", tb[TCA_FAFC_SOLVER], solvers,
+		       FAFC_SOLVER_KERNEL);
+	fcq_print_word("frame", tb[TCA_FAFC_FRAME], frames, FAFC_FRAME_PFC);
 	if (has(tb[TCA_FAFC_FLAGS], sizeof(struct nla_bitfield32))) {
 		const struct nla_bitfield32 *bf = RTA_DATA(tb[TCA_FAFC_FLAGS]);
 		__u32 sel = bf->selector ?: FAFC_FL_ALL;

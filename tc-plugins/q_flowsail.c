@@ -59,6 +59,10 @@ static const struct fcq_u32_opt u32_opts[] = {
 	{ "pause_timeout", TCA_FLOWSAIL_PAUSE_TIMEOUT, fcq_time_arg, "off" },
 };
 
+static const struct fcq_word_opt word_opts[] = {
+	{ "mode", TCA_FLOWSAIL_MODE, modes, FLOWSAIL_MODE_FLOWSAIL },
+};
+
 static const struct fcq_flag_opt flag_opts[] = {
 	{ "om", FLOWSAIL_FL_OM, "off", "on" },
 	{ "pause_orig", FLOWSAIL_FL_PAUSE_ORIG, "off", "on" },
@@ -66,44 +70,17 @@ static const struct fcq_flag_opt flag_opts[] = {
 	{ "nactive", FLOWSAIL_FL_NONPAUSED, "active", "nonpaused" },
 };
 
-static int flowsail_opt(int *argcp, char ***argvp,
-			struct fcq_scheme_req *own)
-{
-	const char *opt = **argvp;
-	char **argv = *argvp;
-	int argc = *argcp;
-	int w;
-
-	if (!strcmp(opt, "mode")) {
-		NEXT_ARG();
-		w = fcq_word_arg(opt, *argv, modes);
-		if (w < 0)
-			return -1;
-		fcq_put_u8(&own->n, TCA_FLOWSAIL_MODE, w);
-	} else if (!strcmp(opt, "strict")) {
-		__u8 mask;
-
-		NEXT_ARG();
-		if (fcq_get_prios("strict", *argv, &mask))
-			return -1;
-		fcq_put_u8(&own->n, TCA_FLOWSAIL_STRICT, mask);
-	} else {
-		return 0;
-	}
-	*argcp = argc - 1;
-	*argvp = argv + 1;
-	return 1;
-}
-
 static int flowsail_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			      struct nlmsghdr *n, const char *dev)
 {
 	static const struct fcq_scheme_parser parser = {
 		.u32s = u32_opts,
 		.nu32s = ARRAY_SIZE(u32_opts),
+		.words = word_opts,
+		.nwords = ARRAY_SIZE(word_opts),
 		.flags = flag_opts,
 		.nflags = ARRAY_SIZE(flag_opts),
-		.opt = flowsail_opt,
+		.strict_type = TCA_FLOWSAIL_STRICT,
 		.flags_type = TCA_FLOWSAIL_FLAGS,
 		.explain = explain,
 	};
@@ -149,12 +126,8 @@ static int flowsail_print_opt(struct qdisc_util *qu, FILE *f,
 	if (!own)
 		return 0;
 	parse_rtattr_nested(tb, TCA_FLOWSAIL_MAX, own);
-	if (tb[TCA_FLOWSAIL_MODE] && RTA_PAYLOAD(tb[TCA_FLOWSAIL_MODE]) >= 1) {
-		__u8 m = *(__u8 *)RTA_DATA(tb[TCA_FLOWSAIL_MODE]);
-
-		if (m < ARRAY_SIZE(modes) - 1)
-			print_string(PRINT_ANY, "mode", "mode %s ", modes[m]);
-	}
+	fcq_print_word("mode", tb[TCA_FLOWSAIL_MODE], modes,
+		       FLOWSAIL_MODE_FLOWSAIL);
 	if (u32_of(tb[TCA_FLOWSAIL_QUEUES], &v))
 		print_uint(PRINT_ANY, "queues", "queues %u ", v);
 	if (u32_of(tb[TCA_FLOWSAIL_FLOWS], &v))

@@ -36,42 +36,27 @@ static const struct fcq_flag_opt flag_opts[] = {
 	{ "strict_orig", OFC_FL_STRICT_ORIG, "off", "on" },
 };
 
+static const struct fcq_word_opt word_opts[] = {
+	{ "mode", TCA_OFC_MODE, modes, OFC_MODE_OFC },
+	{ "key", TCA_OFC_KEY, keys, OFC_KEY_PAIR },
+};
+
 static int ofc_opt(int *argcp, char ***argvp, struct fcq_scheme_req *own)
 {
-	const char *opt = **argvp;
 	char **argv = *argvp;
 	int argc = *argcp;
-	int i, w;
+	__u32 q[FCQ_NUM_PRIO];
+	int i;
 
-	if (!strcmp(opt, "mode") || !strcmp(opt, "key")) {
-		bool mode = !strcmp(opt, "mode");
-
-		NEXT_ARG();
-		w = fcq_word_arg(opt, *argv, mode ? modes : keys);
-		if (w < 0)
-			return -1;
-		fcq_put_u8(&own->n, mode ? TCA_OFC_MODE : TCA_OFC_KEY,
-			   mode ? w : w + OFC_KEY_PAIR);
-	} else if (!strcmp(opt, "strict")) {
-		__u8 mask;
-
-		NEXT_ARG();
-		if (fcq_get_prios("strict", *argv, &mask))
-			return -1;
-		fcq_put_u8(&own->n, TCA_OFC_STRICT, mask);
-	} else if (!strcmp(opt, "quanta")) {
-		__u32 q[FCQ_NUM_PRIO];
-
-		for (i = 0; i < FCQ_NUM_PRIO; i++) {
-			NEXT_ARG();
-			if (fcq_size_arg("quanta", *argv, &q[i]))
-				return -1;
-		}
-		fcq_put_array(&own->n, TCA_OFC_QUANTA, TCA_OFC_QUANTUM,
-			      sizeof(__u32), q, FCQ_NUM_PRIO);
-	} else {
+	if (strcmp(**argvp, "quanta"))
 		return 0;
+	for (i = 0; i < FCQ_NUM_PRIO; i++) {
+		NEXT_ARG();
+		if (fcq_size_arg("quanta", *argv, &q[i]))
+			return -1;
 	}
+	fcq_put_array(&own->n, TCA_OFC_QUANTA, TCA_OFC_QUANTUM,
+		      sizeof(__u32), q, FCQ_NUM_PRIO);
 	*argcp = argc - 1;
 	*argvp = argv + 1;
 	return 1;
@@ -83,27 +68,17 @@ static int ofc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	static const struct fcq_scheme_parser parser = {
 		.u32s = u32_opts,
 		.nu32s = ARRAY_SIZE(u32_opts),
+		.words = word_opts,
+		.nwords = ARRAY_SIZE(word_opts),
 		.flags = flag_opts,
 		.nflags = ARRAY_SIZE(flag_opts),
+		.strict_type = TCA_OFC_STRICT,
 		.opt = ofc_opt,
 		.flags_type = TCA_OFC_FLAGS,
 		.explain = explain,
 	};
 
 	return fcq_parse_qopt(argc, argv, n, &parser);
-}
-
-/* A u8 attribute as a word of @words (from @first), if present. */
-static void print_word(const char *key, struct rtattr *a,
-		       const char *const *words, int n, int first)
-{
-	int v;
-
-	if (!a || RTA_PAYLOAD(a) < 1)
-		return;
-	v = *(__u8 *)RTA_DATA(a) - first;
-	if (v >= 0 && v < n)
-		print_string(PRINT_ANY, key, "%s ", words[v]);
 }
 
 static int ofc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
@@ -116,10 +91,8 @@ static int ofc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (!own)
 		return 0;
 	parse_rtattr_nested(tb, TCA_OFC_MAX, own);
-	print_string(PRINT_FP, NULL, "%s", "mode ");
-	print_word("mode", tb[TCA_OFC_MODE], modes, 3, 0);
-	print_string(PRINT_FP, NULL, "%s", "key ");
-	print_word("key", tb[TCA_OFC_KEY], keys, 3, OFC_KEY_PAIR);
+	fcq_print_word("mode", tb[TCA_OFC_MODE], modes, OFC_MODE_OFC);
+	fcq_print_word("key", tb[TCA_OFC_KEY], keys, OFC_KEY_PAIR);
 	if (tb[TCA_OFC_FLOWS] && RTA_PAYLOAD(tb[TCA_OFC_FLOWS]) >= 4)
 		print_uint(PRINT_ANY, "flows", "flows %u ",
 			   *(__u32 *)RTA_DATA(tb[TCA_OFC_FLOWS]));

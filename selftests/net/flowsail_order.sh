@@ -36,6 +36,7 @@ usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/ktap.sh"
 . "$HERE/../lib/net.sh"
+. "$HERE/../lib/paced.sh"
 
 OUT=${FCQ_RESULTS:-/tmp}/flowsail_order
 WORK=$(mktemp -d)
@@ -85,8 +86,8 @@ sequence() {
 }
 
 # stress TAG SPORT: the streams (from ports SPORT + i), the injection, the
-# sink's reports in $WORK/rcv-TAG.jsonl; TAG's frames injected in
-# SENT_TAG, h1's counters before and after in K0_TAG, K1_TAG.
+# sink's reports in $WORK/rcv-TAG.jsonl; the frames injected in SENT, h1's
+# counters before and after in K0S, K1S.
 COUNTERS=".kp.rx_pause .kp.rx_resume .kp.rx_bad .flowsail.cft_insert .flowsail.om_pairs .flowsail.pinned"
 stress() {
 	local tag=$1 sp=$2 i epoch args k0 k1
@@ -121,9 +122,8 @@ stress() {
 	for e in $EVENTS; do echo 0 >"$TR/events/flowsail/$e/enable"; done
 	cp "$WORK"/*-"$tag".jsonl "$WORK/sent-$tag" "$OUT/"
 	cp "$TR/trace" "$OUT/trace-$tag"
-	printf -v "SENT_$tag" %s "$(wc -l <"$WORK/sent-$tag")"
-	printf -v "K0_$tag" %s "$k0"
-	printf -v "K1_$tag" %s "$k1"
+	SENT=$(wc -l <"$WORK/sent-$tag")
+	K0S=$k0 K1S=$k1
 	ktap_note "$tag streams: $(jq -sc 'map({"end": .end, lost, reorders, dups})' "$WORK/rcv-$tag.jsonl")"
 }
 
@@ -131,17 +131,18 @@ stressed() {
 	[ -z "${DONE:-}" ] || return 0
 	DONE=1
 	stress on 40000
-	read -ra K0 <<<"$K0_on"
-	read -ra K1 <<<"$K1_on"
+	SENT_ON=$SENT
+	read -ra K0 <<<"$K0S"
+	read -ra K1 <<<"$K1S"
 }
 
 frames_all_counted() {
 	local p r b
 	stressed
 	p=$((K1[0] - K0[0])) r=$((K1[1] - K0[1])) b=$((K1[2] - K0[2]))
-	ktap_note "injected $SENT_on frames; h1 counted $p pauses, $r resumes, $b bad"
-	[ $((p + r)) = "$SENT_on" ] && [ "$b" = 0 ] && [ "$SENT_on" -gt "$STEPS" ]
-	check_err $? "sent $SENT_on, rx_pause +$p, rx_resume +$r, rx_bad +$b"
+	ktap_note "injected $SENT_ON frames; h1 counted $p pauses, $r resumes, $b bad"
+	[ $((p + r)) = "$SENT_ON" ] && [ "$b" = 0 ] && [ "$SENT_ON" -gt "$STEPS" ]
+	check_err $? "sent $SENT_ON, rx_pause +$p, rx_resume +$r, rx_bad +$b"
 	log_test "every injected frame is received and counted"
 }
 
@@ -190,30 +191,20 @@ tracepoints_match() {
 }
 
 streams_complete() {
-	local n
 	stressed
-	n=$(jq -s 'map(select(.end == "complete")) | length' "$WORK/rcv-on.jsonl")
-	[ "$n" = "$N" ]
-	check_err $? "$n of $N streams complete"
+	paced_complete "$WORK/rcv-on.jsonl" "$N"
 	log_test "every stream arrives whole"
 }
 
 no_reorder() {
-	local r
 	stressed
-	r=$(jq -s 'map(.reorders + .dups) | add' "$WORK/rcv-on.jsonl")
-	[ "$r" = 0 ]
-	check_err $? "reorders + duplicates: $r"
+	paced_in_order "$WORK/rcv-on.jsonl"
 	log_test "no stream reordered or duplicated (order marks)"
 }
 
 no_loss() {
-	local lost drops
 	stressed
-	lost=$(jq -s 'map(.lost) | add' "$WORK/rcv-on.jsonl")
-	drops=$(total_drops)
-	[ "$lost" = 0 ] && [ "${drops%% *}" = 0 ]
-	check_err $? "lost $lost bytes; drops: $drops"
+	paced_no_loss "$WORK/rcv-on.jsonl"
 	log_test "nothing lost, no packet dropped"
 }
 

@@ -29,6 +29,7 @@ usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/ktap.sh"
 . "$HERE/../lib/net.sh"
+. "$HERE/../lib/paced.sh"
 
 OUT=${FCQ_RESULTS:-/tmp}/ofc_order
 WORK=$(mktemp -d)
@@ -156,30 +157,20 @@ tracepoints_match() {
 }
 
 streams_complete() {
-	local n
 	stressed
-	n=$(jq -s 'map(select(.end == "complete")) | length' "$WORK/rcv.jsonl")
-	[ "$n" = "$N" ]
-	check_err $? "$n of $N streams complete"
+	paced_complete "$WORK/rcv.jsonl" "$N"
 	log_test "every stream arrives whole"
 }
 
 no_reorder() {
-	local r
 	stressed
-	r=$(jq -s 'map(.reorders + .dups) | add' "$WORK/rcv.jsonl")
-	[ "$r" = 0 ]
-	check_err $? "reorders + duplicates: $r"
+	paced_in_order "$WORK/rcv.jsonl"
 	log_test "no stream reordered or duplicated"
 }
 
 no_loss() {
-	local lost drops
 	stressed
-	lost=$(jq -s 'map(.lost) | add' "$WORK/rcv.jsonl")
-	drops=$(total_drops)
-	[ "$lost" = 0 ] && [ "${drops%% *}" = 0 ]
-	check_err $? "lost $lost bytes; drops: $drops"
+	paced_no_loss "$WORK/rcv.jsonl"
 	log_test "nothing lost, no packet dropped"
 }
 
