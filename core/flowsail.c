@@ -159,6 +159,7 @@ static void maybe_release(struct fsail *s, struct fsail_flow *e, u64 now)
 	if (e->cft == FSAIL_RESUMED && !e->cbytes &&
 	    now - e->ts > s->cfg->release_ns) {
 		e->cft = FSAIL_NORMAL;
+		s->nresumed--;
 		s->st.cft_delete++;
 	}
 }
@@ -462,6 +463,8 @@ void fsail_pause(struct fsail *s, const struct fcq_fkey *k, u64 now)
 			s->st.om_pairs++;
 		}
 		s->st.cft_insert++;
+	} else {
+		s->nresumed--;		/* paused again */
 	}
 	e->cft = FSAIL_PAUSED;
 	e->ts = now;
@@ -499,6 +502,7 @@ void fsail_resume(struct fsail *s, const struct fcq_fkey *k, u64 now)
 	hold(s, s->rsv, -1);
 	e->cft = FSAIL_RESUMED;
 	e->ts = now;
+	s->nresumed++;
 }
 
 void fsail_gc(struct fsail *s, u64 now)
@@ -507,7 +511,7 @@ void fsail_gc(struct fsail *s, u64 now)
 	struct fsail_flow *e;
 	int n;
 
-	for (n = 0; n < FSAIL_GC_SLOTS && n < (int)cap; n++) {
+	for (n = 0; s->nresumed && n < FSAIL_GC_SLOTS && n < (int)cap; n++) {
 		e = flow_at(s, s->gc);
 		s->gc = (s->gc + 1) & (cap - 1);
 		if (!e->f.used || e->f.tag != s->tag)

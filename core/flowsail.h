@@ -133,6 +133,7 @@ struct fsail {
 	u16 rhead, rtail, rn;	/* DRR list: first, last, length */
 	u16 all;		/* whole-group pauses in force */
 	u16 all_keys;		/* of which keys without a flow entry */
+	u32 nresumed;		/* entries FSAIL_RESUMED: fsail_gc()'s work */
 	u32 rnd;		/* random queue choice (xorshift32) */
 	u32 gc;			/* next flow slot fsail_gc() looks at */
 	struct fsail_stats st;
@@ -218,7 +219,10 @@ bool fsail_dequeue(struct fsail *s, const struct fsail_pkt *p, u32 len,
 void fsail_pause(struct fsail *s, const struct fcq_fkey *k, u64 now);
 void fsail_resume(struct fsail *s, const struct fcq_fkey *k, u64 now);
 
-/* Release idle CFT entries among the next FSAIL_GC_SLOTS slots. */
+/*
+ * Release idle CFT entries among the next FSAIL_GC_SLOTS slots; nothing
+ * to do (and nothing looked at) while no entry is resumed.
+ */
 void fsail_gc(struct fsail *s, u64 now);
 
 /* The flow entry of @k, or NULL (tests, dumps). */

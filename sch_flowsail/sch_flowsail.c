@@ -184,7 +184,7 @@ static void kp_pause(void *arg, u8 p, const struct fcq_fkey *k)
 	struct flowsail_sched *q = arg;
 
 	fsail_pause(q->cls[p].s, k, q->now);
-	if (k)
+	if (k && trace_flowsail_isolate_enabled())
 		trace_flowsail_isolate(q->port.dev, p, k,
 				       isolated_lane(q, p, k));
 }
@@ -549,7 +549,7 @@ static int flowsail_change(struct Qdisc *sch, struct nlattr *opt,
 	cfg.queues = queues;
 	/* HBDP = HRTT * mu, mu the port's rate, HRTT twice its delay */
 	eff_hrtt = hrtt ?: (pc.delay ? 2 * pc.delay : FS_HRTT_DEFAULT);
-	cfg.hbdp = div_u64(pc.rate * eff_hrtt, NSEC_PER_SEC);
+	cfg.hbdp = mul_u64_u64_div_u64(pc.rate, eff_hrtt, NSEC_PER_SEC);
 	cfg.release_ns = div_u64((u64)release * eff_hrtt, 1000);
 	switch (fsail_cfg_check(&cfg)) {
 	case FSAIL_CFG_OK:

@@ -196,6 +196,7 @@ static void assert_idle(struct port *p)
 	}
 	assert_int_equal(p->iso->nmarks, 0);
 	assert_int_equal(p->s->nbusy, 0);
+	assert_int_equal(p->s->nresumed, 0);
 	assert_int_equal(p->s->all, 0);
 	assert_int_equal(p->tab.n, 0);
 	for (i = 0; i < NFLOWS; i++)
