@@ -43,7 +43,7 @@ e1_run() {
 	mkdir -p "$OUT"
 	sed -e "s|flowsail-e1/|$TOP/experiments/flowsail-e1/|" \
 		-e 's/^seeds .*/seed 1/' \
-		-e '/^scheme *\(flowsail-2q\|bfc-1q\|pfc\) /d' "$EXP" >"$OUT/e1.exp"
+		-e '/^scheme *\(flowsail-2q\|bfc-1q\|pfc\|flowsail-ql2\) /d' "$EXP" >"$OUT/e1.exp"
 	exp_run_stalled "$OUT/e1" "$OUT/e1.exp"
 	E1_RC=$EXP_RC
 }
