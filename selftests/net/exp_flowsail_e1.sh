@@ -111,8 +111,10 @@ bfc_holds_f3() {
 	log_test "bfc holds f3 with f1 at P1: flowsail gives f3 at least 1.1x what bfc does"
 }
 
-# sw1's port to sw2 (P1) moved flows to its reserved queue, with order
-# marks; bfc's held queues instead (pinned).
+# sw1's port to sw2 (P1) moved flows to its reserved queue; bfc's held
+# queues instead (pinned). Whether a move needed an order mark depends on
+# whether the flow had a packet in P1's queue just then (runs: 0 or 1 of
+# 2 moves): reported, not judged.
 flowsail_isolates() {
 	local fs b
 	e1_run
@@ -122,9 +124,9 @@ flowsail_isolates() {
 	b=$(jq -r '[.[] | select(.netns == "fcq-s3" and .dev == "p1") | .tc.flowsail
 		| .cft_insert, .pinned] | @tsv' "$OUT"/e1/scheme-2-*/seed-1/stats.json 2>/dev/null)
 	ktap_note "P1 under flowsail: cft_insert, om_pairs, pinned: $fs; under bfc: cft_insert, pinned: $b"
-	read -r ins om pin <<<"$fs"
+	read -r ins _ pin <<<"$fs"
 	read -r bins bpin <<<"$b"
-	[ "${ins:-0}" -gt 0 ] && [ "${om:-0}" -gt 0 ] && [ "${pin:-1}" = 0 ] &&
+	[ "${ins:-0}" -gt 0 ] && [ "${pin:-1}" = 0 ] &&
 		[ "${bins:-1}" = 0 ] && [ "${bpin:-0}" -gt 0 ]
 	check_err $? "flowsail $fs; bfc $b"
 	log_test "P1 isolates f1 in its reserved queue under flowsail, holds its queue under bfc"
