@@ -525,3 +525,21 @@ struct fsail_flow *fsail_flow(struct fsail *s, const struct fcq_fkey *k)
 {
 	return (struct fsail_flow *)fcq_ftab_find(s->tab, k, s->tag);
 }
+
+void fsail_stats_add(struct fsail_stats *sum, const struct fsail_stats *st)
+{
+	sum->marks_qh += st->marks_qh;
+	sum->marks_fair += st->marks_fair;
+	sum->marks_lone += st->marks_lone;
+	sum->marks_queue += st->marks_queue;
+	sum->pauses += st->pauses;
+	sum->resumes += st->resumes;
+	sum->pause_rx += st->pause_rx;
+	sum->resume_rx += st->resume_rx;
+	sum->cft_insert += st->cft_insert;
+	sum->cft_delete += st->cft_delete;
+	sum->om_pairs += st->om_pairs;
+	sum->pinned += st->pinned;
+	sum->untracked += st->untracked;
+	sum->all_rx += st->all_rx;
+}

@@ -228,4 +228,7 @@ void fsail_gc(struct fsail *s, u64 now);
 /* The flow entry of @k, or NULL (tests, dumps). */
 struct fsail_flow *fsail_flow(struct fsail *s, const struct fcq_fkey *k);
 
+/* Sum the counters of one group into @sum (a port's groups, or runs) */
+void fsail_stats_add(struct fsail_stats *sum, const struct fsail_stats *st);
+
 #endif /* FCQ_CORE_FLOWSAIL_H */

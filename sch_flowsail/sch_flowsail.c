@@ -107,6 +107,25 @@ static struct fsail_pkt pkt_of(const struct sk_buff *skb, int lane)
 	};
 }
 
+/*
+ * Ask the ingress port @skb came in on to hold (@pause) or release flow @k
+ * of class @p at its upstream peer: a keyed PAUSE until the RESUME.
+ */
+static void ask_upstream(struct fcq_port *port, const struct sk_buff *skb,
+			 u8 p, const struct fcq_fkey *k, bool pause)
+{
+	struct fcq_port *ing;
+
+	fcq_switch_ingress(port, skb, &ing);
+	if (!ing)
+		return;
+	if (pause)
+		fcq_kp_pause(ing, p, k, 1, false, FCQ_KP_UNTIL_RESUMED);
+	else
+		fcq_kp_resume(ing, p, k);
+	fcq_port_kick(ing);
+}
+
 static void flowsail_queue(struct fcq_port *port, struct sk_buff *skb)
 {
 	struct flowsail_sched *q = fs_of(port);
@@ -114,7 +133,6 @@ static void flowsail_queue(struct fcq_port *port, struct sk_buff *skb)
 	struct flowsail_class *c = &q->cls[cb->prio];
 	bool lossless = READ_ONCE(port->cfg.lossless) & BIT(cb->prio);
 	u32 len = qdisc_pkt_len(skb);
-	struct fcq_port *ing;
 	struct fsail_pkt fp;
 	struct fcq_fkey k;
 	bool keyed = false;
@@ -128,12 +146,7 @@ static void flowsail_queue(struct fcq_port *port, struct sk_buff *skb)
 	/* Only a switch's own ingress can be asked to pause its upstream */
 	if (fsail_queued(c->s, &fp, len, lossless && cb->ingress >= 0)) {
 		trace_flowsail_pause(port->dev, cb->prio, &k, fp.lane);
-		fcq_switch_ingress(port, skb, &ing);
-		if (ing) {
-			fcq_kp_pause(ing, cb->prio, &k, 1, false,
-				     FCQ_KP_UNTIL_RESUMED);
-			fcq_port_kick(ing);
-		}
+		ask_upstream(port, skb, cb->prio, &k, true);
 	}
 	cb->scheme = fp.mark;
 	cb->flow = fp.mark & FSAIL_PKT_TRACKED ? fp.slot + 1 : 0;
@@ -150,7 +163,6 @@ static struct sk_buff *take(struct flowsail_sched *q, u8 p, int lane,
 	struct sk_buff *skb = fcq_lanes_pop(&c->l, lane);
 	struct fsail_pkt fp = pkt_of(skb, lane);
 	u32 len = qdisc_pkt_len(skb);
-	struct fcq_port *ing;
 	struct fcq_fkey k;
 
 	if (sent)
@@ -159,11 +171,7 @@ static struct sk_buff *take(struct flowsail_sched *q, u8 p, int lane,
 		k = fcq_ftab_at(&q->tab, fp.slot)->key;
 	if (fsail_dequeue(c->s, &fp, len, now)) {
 		trace_flowsail_resume(q->port.dev, p, &k, lane);
-		fcq_switch_ingress(&q->port, skb, &ing);
-		if (ing) {
-			fcq_kp_resume(ing, p, &k);
-			fcq_port_kick(ing);
-		}
+		ask_upstream(&q->port, skb, p, &k, false);
 	}
 	fcq_cb(skb)->flow = 0;
 	return skb;
@@ -318,7 +326,6 @@ static int flowsail_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	struct flowsail_sched *q = fs_of(port);
 	struct flowsail_qstat *qs;
 	struct fsail_stats st = {};
-	const struct fsail_stats *s;
 	u64 no_key;
 	int p, i, n = 0, err = 0;
 	u32 flows;
@@ -330,21 +337,7 @@ static int flowsail_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	for (p = 0; p < FCQ_NUM_PRIO; p++) {
 		struct flowsail_class *c = &q->cls[p];
 
-		s = &c->s->st;
-		st.marks_qh += s->marks_qh;
-		st.marks_fair += s->marks_fair;
-		st.marks_lone += s->marks_lone;
-		st.marks_queue += s->marks_queue;
-		st.pauses += s->pauses;
-		st.resumes += s->resumes;
-		st.pause_rx += s->pause_rx;
-		st.resume_rx += s->resume_rx;
-		st.cft_insert += s->cft_insert;
-		st.cft_delete += s->cft_delete;
-		st.om_pairs += s->om_pairs;
-		st.pinned += s->pinned;
-		st.untracked += s->untracked;
-		st.all_rx += s->all_rx;
+		fsail_stats_add(&st, &c->s->st);
 		for (i = 0; i < q->cfg.queues && n < FS_STATS_QUEUES_MAX; i++) {
 			const struct fcq_iso_lane *l = &c->l.iso->lane[i];
 

@@ -574,16 +574,6 @@ static u32 rnd(void)
  */
 static struct fsail_stats sum;
 
-static void add_stats(const struct fsail_stats *st)
-{
-	sum.untracked += st->untracked;
-	sum.om_pairs += st->om_pairs;
-	sum.cft_delete += st->cft_delete;
-	sum.all_rx += st->all_rx;
-	sum.pinned += st->pinned;
-	sum.pauses += st->pauses;
-}
-
 static u64 random_runs(u32 flags, u16 mode, int runs, u64 *reorders)
 {
 	struct fsail_cfg c = fs_default;
@@ -625,7 +615,7 @@ static u64 random_runs(u32 flags, u16 mode, int runs, u64 *reorders)
 		if (flags & FSAIL_F_OM || mode == FSAIL_M_BFC)
 			assert_int_equal(p.reorders, 0);
 		*reorders += p.reorders;
-		add_stats(&p.s->st);
+		fsail_stats_add(&sum, &p.s->st);
 		assert_idle(&p);
 		port_free(&p);
 	}
