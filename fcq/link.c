@@ -23,6 +23,7 @@
 #include <linux/etherdevice.h>
 #include <linux/random.h>
 #include <net/inet_ecn.h>
+#include <net/sock.h>
 
 #include "fcq.h"
 #include "trace.h"
@@ -62,6 +63,14 @@ static void start_tx(struct fcq_port *port, struct sk_buff *skb, u64 start)
 	/* The receive hook reads tx_free without the root lock. */
 	WRITE_ONCE(port->tx_free, start + wire_ns(port, skb));
 	cb->time = port->tx_free + port->cfg.delay;
+	/*
+	 * Sent: a NIC would free it now, so it no longer counts against its
+	 * socket. Else TCP Small Queues and a UDP sndbuf would bound what a
+	 * sender has anywhere in the fabric, and TCP over a few ms of delay
+	 * would crawl (veth keeps the socket until the receiver frees the
+	 * frame). As sch_netem does for its delay line.
+	 */
+	skb_orphan_partial(skb);
 	__skb_queue_tail(&port->wire, skb);
 	if (cb->ctrl)
 		trace_ctrl(port, skb, start);
