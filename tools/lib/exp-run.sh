@@ -95,7 +95,9 @@ fcq-net up "$dir/topology.txt" -o "$dir" -S "$swq" -H "$hostq" -k "$scale" \
 	-m "$mtu" $bridge_opt || fail "fcq-net up failed"
 
 if [ -n "$flowfile" ]; then
-	cp "$(relative "$flowfile")" "$dir/flow.txt" || fail "no flows file $flowfile"
+	# "%s" in the name: the seed's own flows
+	cp "$(relative "${flowfile//%s/$seed}")" "$dir/flow.txt" ||
+		fail "no flows file ${flowfile//%s/$seed}"
 elif [ -n "$burst" ]; then
 	read -r bpackets bshift <<<"$burst"
 	fcq-gen burst -n "$dir/net.txt" -m "$bpackets" -k "$bshift" -s "$seed" \
