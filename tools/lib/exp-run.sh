@@ -113,14 +113,19 @@ total=$(awk 'NF { print $1; exit }' "$dir/flow.txt")
 # ---- can the guest emulate it? -------------------------------------------------
 # Frames crossing a link per second: per flow, its data frames and about
 # half as many ACKs (plus 5 for the handshake and close), times the links
-# of its path; over the time the flows need: the span of their scaled
-# start times, or the busiest host's bytes at its link rate if longer, and
-# at least a second (a shorter burst is queued, not a sustained rate).
+# of its path; a victim's at its path's bottleneck rate for its seconds;
+# over the time the flows need: the span of their scaled start times, or
+# the busiest host's bytes at its link rate, or the longest victim or
+# paced stream if longer, and at least a second (a shorter burst is
+# queued, not a sustained rate).
 read -r need span <<<"$(awk -v k="$scale" -v mtu="$mtu" -v n="$total" '
 	FNR == 1 && FILENAME ~ /flow.txt$/ { next }
 	FILENAME ~ /net.txt$/ {
 		if ($1 == "host") rate[$2] = $6
-		if ($1 == "rtt") links[$2 " " $3] = NF >= 6 ? $6 : 2
+		if ($1 == "rtt") {
+			links[$2 " " $3] = NF >= 6 ? $6 : 2
+			bneck[$2 " " $3] = $5
+		}
 		next
 	}
 	++c <= n {
@@ -138,6 +143,11 @@ read -r need span <<<"$(awk -v k="$scale" -v mtu="$mtu" -v n="$total" '
 		m = r == "Gbps" ? 1e9 : r == "Mbps" ? 1e6 : r == "Kbps" ? 1e3 : 1
 		if ($6 * 8 / (u * m) > pt) pt = $6 * 8 / (u * m)
 	}
+	# victims: NAME SRC DST SECONDS, full frames and their ACKs
+	victim {
+		fh += $4 * bneck[$2 " " $3] / mtu * 1.5 * links[$2 " " $3]
+		if ($4 > pt) pt = $4
+	}
 	END {
 		t = (last - first) * k
 		if (pt > t) t = pt
@@ -145,7 +155,8 @@ read -r need span <<<"$(awk -v k="$scale" -v mtu="$mtu" -v n="$total" '
 		for (h in rcvd) if (rcvd[h] / rate[h] > t) t = rcvd[h] / rate[h]
 		if (t < 1) t = 1
 		printf "%.0f %.3f\n", fh / t, t
-	}' "$dir/net.txt" "$dir/flow.txt" paced=1 <(printf '%s\n' "${paceds[@]}"))"
+	}' "$dir/net.txt" "$dir/flow.txt" paced=1 <(printf '%s\n' "${paceds[@]}") \
+	paced=0 victim=1 <(printf '%s\n' "${victims[@]}"))"
 [ -n "$span" ] || fail "could not estimate the run's frame rate"
 share=$(awk -v a="$need" -v c=$CAPACITY 'BEGIN { printf "%.2f", a / c }')
 suggest=$(awk -v a="$need" -v c=$CAPACITY -v k="$scale" \
@@ -165,11 +176,11 @@ fi
 # Global tuning: our links deliver bursts after late timer wake-ups, and the
 # switches' data path must not queue behind the hosts' programs.
 sysctl -qw net.core.netdev_max_backlog=10000
-# A frame keeps its socket's reference across veths and bridges until it
-# is freed at the receiver: a UDP sender's bytes anywhere in the fabric
-# count against its send buffer (wmem_default, 208 kB), which caps them.
-# sndbuf raises it for the UDP senders of an experiment that needs more in
-# flight; TCP sizes its own (tcp_wmem).
+# A frame counts against its socket until its host's port puts it on the
+# wire (fcq/link.c): a UDP sender's bytes queued there count against its
+# send buffer (wmem_default, 208 kB). sndbuf raises it for the UDP senders
+# of an experiment whose hosts hold much while paused; TCP sizes its own
+# (tcp_wmem).
 if [ -n "$sndbuf" ]; then
 	sysctl -qw net.core.wmem_max="$sndbuf" net.core.wmem_default="$sndbuf"
 fi
