@@ -329,8 +329,7 @@ s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
 	return *raw;
 }
 
-/* Whether port i's cost ratio R_i / a_i is below port j's (a > 0). */
-static int ratio_cmp(const s64 *a, const s64 *R, int i, int j)
+int fafc_ratio_cmp(const s64 *a, const s64 *R, int i, int j)
 {
 	/* R, a <= FAFC_RATE_MAX: the products fit. */
 	u64 li = (u64)R[i] * (u64)a[j], lj = (u64)R[j] * (u64)a[i];
@@ -341,7 +340,7 @@ static int ratio_cmp(const s64 *a, const s64 *R, int i, int j)
 /* Order for the greedy: ratio, then (vertex ties) a descending, index. */
 static bool before(const s64 *a, const s64 *R, int i, int j, bool vertex)
 {
-	int r = ratio_cmp(a, R, i, j);
+	int r = fafc_ratio_cmp(a, R, i, j);
 
 	if (r)
 		return r < 0;
@@ -391,7 +390,8 @@ int fafc_lp_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
 		s64 A = 0;
 
 		/* The tie group [g, h): equal cost ratio. */
-		for (h = g; h < m && !ratio_cmp(a, R, order[g], order[h]); h++)
+		for (h = g; h < m &&
+		     !fafc_ratio_cmp(a, R, order[g], order[h]); h++)
 			A += a[order[h]];
 		if (A <= rem) {
 			for (j = g; j < h; j++)

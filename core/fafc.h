@@ -161,6 +161,12 @@ s64 fafc_lp_build(struct fafc_state *s, const struct fafc_cfg *c, int e,
 		  u64 now, u64 thop, s64 *a, s64 *R, s64 *raw);
 
 /*
+ * Port i's cost ratio R_i / a_i against port j's (a > 0): -1, 0 (a tie) or
+ * 1. Exact: R, a <= FAFC_RATE_MAX.
+ */
+int fafc_ratio_cmp(const s64 *a, const s64 *R, int i, int j);
+
+/*
  * min sum R_i x_i  s.t.  sum a_i x_i >= D, 0 <= x_i <= 1  (eqs. 9-11 with
  * x_i = T_i / T_hop), a fractional knapsack: greedy by R_i / a_i is exact.
  * Ties are spread evenly (every member of the marginal tie group gets the

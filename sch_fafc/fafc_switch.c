@@ -521,6 +521,7 @@ static void solved(struct fafc_switch *fsw, int e, u8 solver, s64 D,
 static size_t lp_message_size(int n)
 {
 	return 2 * nla_total_size(sizeof(u32)) + nla_total_size(sizeof(u16)) +
+	       nla_total_size(0) +
 	       4 * nla_total_size_64bit(sizeof(u64)) +
 	       n * (nla_total_size(0) + nla_total_size(sizeof(u16)) +
 		    nla_total_size(sizeof(u32)) +
@@ -541,6 +542,9 @@ static int lp_message(struct fafc_switch *fsw, struct sk_buff *msg, int e,
 	    nla_put_u64_64bit(msg, FAFC_A_TIME, sent, FAFC_A_PAD) ||
 	    nla_put_u64_64bit(msg, FAFC_A_THOP, fsw->thop, FAFC_A_PAD) ||
 	    nla_put_s64(msg, FAFC_A_DEMAND, D, FAFC_A_PAD))
+		return -EMSGSIZE;
+	if ((fsw->cfg.flags & FAFC_F_TIE_VERTEX) &&
+	    nla_put_flag(msg, FAFC_A_TIE_VERTEX))
 		return -EMSGSIZE;
 	for (i = 0; i < fsw->st.n; i++) {
 		if (fsw->a[i] <= 0)

@@ -8,13 +8,43 @@
 
 #include "fafc_glpk.h"
 
-int fafc_glpk_solve(int n, const double *a, const double *R, double D,
+/*
+ * Any optimum stays one when a tie group's members trade pause among
+ * themselves: they cost the same per byte of demand. Each member gets the
+ * group's covered share, sum a_i x_i / sum a_i, so the cover and the
+ * objective are unchanged.
+ */
+static void spread_ties(int n, const s64 *a, const s64 *R, double *x)
+{
+	bool done[FAFC_PORTS_MAX] = { false };
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		double cover = 0, A = 0;
+
+		if (a[i] <= 0 || done[i])
+			continue;
+		for (j = i; j < n; j++)
+			if (a[j] > 0 && !fafc_ratio_cmp(a, R, i, j)) {
+				cover += a[j] * x[j];
+				A += a[j];
+			}
+		for (j = i; j < n; j++)
+			if (a[j] > 0 && !fafc_ratio_cmp(a, R, i, j)) {
+				x[j] = fmin(cover / A, 1);
+				done[j] = true;
+			}
+	}
+}
+
+int fafc_glpk_solve(int n, const s64 *a, const s64 *R, s64 D, bool vertex,
 		    double *x)
 {
-	double sum = 0, cmin = 0, *val;
+	double cmin = 0, *val;
 	int i, j, m = 0, ret = -2, *ind, *port;
 	glp_smcp parm;
 	glp_prob *lp;
+	s64 sum = 0;
 
 	for (i = 0; i < n; i++) {
 		x[i] = 0;
@@ -24,9 +54,8 @@ int fafc_glpk_solve(int n, const double *a, const double *R, double D,
 	if (D <= 0)
 		return 0;
 	/*
-	 * Feasibility is decided here, exactly for integral inputs (their
-	 * sum is exact below 2^53): GLPK's primal tolerance is relative to
-	 * D and would accept a deficit of a few bytes.
+	 * Feasibility is decided here, exactly: GLPK's primal tolerance is
+	 * relative to D and would accept a deficit of a few bytes.
 	 */
 	if (sum < D) {
 		for (i = 0; i < n; i++)
@@ -59,8 +88,8 @@ int fafc_glpk_solve(int n, const double *a, const double *R, double D,
 		if (a[i] <= 0)		/* cannot help: stays unpaused */
 			continue;
 		port[++m] = i;
-		if (R[i] > 0 && (!cmin || R[i] / a[i] < cmin))
-			cmin = R[i] / a[i];
+		if (R[i] > 0 && (!cmin || (double)R[i] / a[i] < cmin))
+			cmin = (double)R[i] / a[i];
 	}
 	lp = glp_create_prob();
 	glp_set_obj_dir(lp, GLP_MIN);
@@ -69,9 +98,9 @@ int fafc_glpk_solve(int n, const double *a, const double *R, double D,
 	glp_add_cols(lp, m);
 	for (j = 1; j <= m; j++) {
 		i = port[j];
-		glp_set_col_bnds(lp, j, GLP_DB, 0, a[i] / D);
-		glp_set_obj_coef(lp, j, R[i] > 0 ? 1 + log(R[i] / a[i] / cmin)
-						 : 0);
+		glp_set_col_bnds(lp, j, GLP_DB, 0, (double)a[i] / D);
+		glp_set_obj_coef(lp, j, R[i] > 0 ?
+				 1 + log((double)R[i] / a[i] / cmin) : 0);
 		ind[j] = j;
 		val[j] = 1;
 	}
@@ -87,6 +116,8 @@ int fafc_glpk_solve(int n, const double *a, const double *R, double D,
 			/* within the bound tolerance: clamp */
 			x[port[j]] = v < 0 ? 0 : v > 1 ? 1 : v;
 		}
+		if (!vertex)
+			spread_ties(n, a, R, x);
 		ret = 0;
 	}
 	glp_delete_prob(lp);

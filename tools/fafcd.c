@@ -267,6 +267,7 @@ struct lp {
 	u16 egress;
 	u64 seq, sent, thop;
 	s64 D;
+	bool vertex;		/* the qdisc's tie rule */
 	int n;
 	u16 idx[FAFC_PORTS_MAX];
 	s64 a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX];
@@ -284,6 +285,7 @@ static struct nla_policy lp_policy[FAFC_A_MAX + 1] = {
 	[FAFC_A_PORT] = { .type = NLA_NESTED },
 	[FAFC_A_STATUS] = { .type = NLA_U8 },
 	[FAFC_A_LATENCY] = { .type = NLA_U64 },
+	[FAFC_A_TIE_VERTEX] = { .type = NLA_FLAG },
 };
 
 static struct nla_policy port_policy[FAFC_A_PORT_MAX + 1] = {
@@ -481,6 +483,7 @@ static const char *parse_lp(struct nlmsghdr *h, struct lp *lp)
 	lp->D = (s64)nla_get_u64(tb[FAFC_A_DEMAND]);
 	lp->ifindex = tb[FAFC_A_IFINDEX] ? nla_get_u32(tb[FAFC_A_IFINDEX]) : 0;
 	lp->sent = tb[FAFC_A_TIME] ? nla_get_u64(tb[FAFC_A_TIME]) : 0;
+	lp->vertex = nla_get_flag(tb[FAFC_A_TIE_VERTEX]);
 	if (!lp->thop)
 		return "T_hop 0";
 
@@ -515,17 +518,13 @@ static const char *parse_lp(struct nlmsghdr *h, struct lp *lp)
 static int solve(struct lp *lp)
 {
 	static struct ratelimit rl;
-	double a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX], x[FAFC_PORTS_MAX];
+	double x[FAFC_PORTS_MAX];
 	u16 order[FAFC_PORTS_MAX];
 	u32 xq[FAFC_PORTS_MAX];
 	int i, rc;
 
 	if (opt.solver == SOLVER_GLPK) {
-		for (i = 0; i < lp->n; i++) {
-			a[i] = lp->a[i];
-			R[i] = lp->R[i];
-		}
-		rc = fafc_glpk_solve(lp->n, a, R, lp->D, x);
+		rc = fafc_glpk_solve(lp->n, lp->a, lp->R, lp->D, lp->vertex, x);
 		if (rc != -2) {
 			for (i = 0; i < lp->n; i++)
 				lp->T[i] = llround(x[i] * lp->thop);
@@ -536,7 +535,7 @@ static int solve(struct lp *lp)
 			logmsg(LOG_WARNING, "seq %llu: GLPK found no optimum, "
 			       "answering the greedy's", lp->seq);
 	}
-	rc = fafc_lp_solve(lp->n, lp->a, lp->R, lp->D, false, xq, order);
+	rc = fafc_lp_solve(lp->n, lp->a, lp->R, lp->D, lp->vertex, xq, order);
 	for (i = 0; i < lp->n; i++)
 		lp->T[i] = ((unsigned __int128)lp->thop * xq[i] +
 			    (FAFC_X_ONE >> 1)) >> 30;

@@ -131,6 +131,7 @@ enum {
 	FAFC_A_PORT,		/* nested FAFC_A_PORT_*, repeated */
 	FAFC_A_STATUS,		/* u8: enum fafc_status (reply) */
 	FAFC_A_LATENCY,		/* u64, ns: request sent -> answer applied */
+	FAFC_A_TIE_VERTEX,	/* flag (request): ties as a vertex, not spread */
 	__FAFC_A_MAX
 };
 #define FAFC_A_MAX		(__FAFC_A_MAX - 1)
