@@ -117,7 +117,7 @@ static bool has_tie(const struct inst *t)
 	for (i = 0; i < t->n; i++)
 		for (j = i + 1; j < t->n; j++)
 			if (t->a[i] > 0 && t->a[j] > 0 &&
-			    (u64)t->R[i] * t->a[j] == (u64)t->R[j] * t->a[i])
+			    !fafc_ratio_cmp(t->a, t->R, i, j))
 				return true;
 	return false;
 }
@@ -237,7 +237,7 @@ static void greedy_vs_glpk(void **state)
 	int k, i, rc, infeasible = 0, idle = 0, ties = 0, free_groups = 0;
 	int zero_a = 0, rounded = 0, total_ports = 0, split = 0;
 	int spread_differs = 0;
-	double a[FAFC_PORTS_MAX], R[FAFC_PORTS_MAX], xl[FAFC_PORTS_MAX], obj;
+	double xl[FAFC_PORTS_MAX], obj;
 	bool vertex = false;
 	struct inst inst, *t = &inst;
 
@@ -247,8 +247,6 @@ static void greedy_vs_glpk(void **state)
 		generate(t);
 		total_ports += t->n;
 		for (i = 0; i < t->n; i++) {
-			a[i] = t->a[i];
-			R[i] = t->R[i];
 			nzero += t->a[i] == 0;
 			nfree += t->a[i] > 0 && t->R[i] == 0;
 		}
@@ -261,13 +259,13 @@ static void greedy_vs_glpk(void **state)
 				CHECK(xl[i] == 0);
 			else if (rc)
 				CHECK(xl[i] == 1);
-			obj += R[i] * xl[i];
+			obj += t->R[i] * xl[i];
 		}
 		if (!rc && t->D > 0) {
 			double cover = 0;
 
 			for (i = 0; i < t->n; i++)
-				cover += a[i] * xl[i];
+				cover += t->a[i] * xl[i];
 			CHECK(cover >= t->D * (1 - REL));
 		}
 
