@@ -59,7 +59,7 @@
  *       the usage of every command, or of COMMAND, on stdout.
  *
  *   fcq-gen workload -n NET -w CDF -l LOAD -d SECONDS [-s SEED]
- *                    [-i FANIN:BYTES:PERIOD] [-g PG]
+ *                    [-i FANIN:BYTES:PERIOD[:FLOWS[:MAX]]] [-g PG]
  *       an HPCC-simulator flow.txt on stdout (line 1: the number of flows,
  *       then "src dst pg dport size start_s" by start time), as HPCC's
  *       traffic_gen.py makes it: each host of NET draws Poisson arrivals
@@ -69,10 +69,11 @@
  *       with linear interpolation (truncated to bytes, at least 1), a
  *       destination uniform among the other hosts; pg PG (default 3),
  *       dport 100. -i adds an incast every PERIOD s from 2 + PERIOD/2 s
- *       on: FANIN distinct random hosts each send BYTES to one random
- *       receiver at once, dport 200. Same SEED (default 1), same output:
- *       each host has its own PRNG stream, seeded from SEED and its
- *       id. CDF lines: "size percent", from 0 % to 100 %, '#' comments.
+ *       on: FANIN distinct random hosts each send BYTES (FLOWS flows of
+ *       U[BYTES, MAX] each) to one random receiver at once, dport 200.
+ *       Same SEED (default 1), same output: each host has its own PRNG
+ *       stream, seeded from SEED and its id. CDF lines: "size percent",
+ *       from 0 % to 100 %, '#' comments.
  *
  *   fcq-gen burst -n NET -m PACKETS -k SHIFT [-s SEED] [-g PG]
  *       an HPCC-simulator flow.txt on stdout: PACKETS datagrams split at
@@ -260,11 +261,12 @@ static const struct cmd_usage usages[] = {
 	  "    CLOCK_MONOTONIC in ns\n" },
 	{ "workload",
 	  "fcq-gen workload -n NET -w CDF -l LOAD -d SECONDS [-s SEED]\n"
-	  "                        [-i FANIN:BYTES:PERIOD] [-g PG]\n"
+	  "                        [-i FANIN:BYTES:PERIOD[:FLOWS[:MAX]]] [-g PG]\n"
 	  "    an HPCC-simulator flow.txt on stdout: per host of NET, Poisson\n"
 	  "    arrivals for SECONDS at LOAD (a fraction of its link rate), sizes\n"
 	  "    from the CDF file; -s SEED (default 1), -i an incast of FANIN\n"
-	  "    senders every PERIOD s, -g PG the flows' pg (default 3)\n" },
+	  "    senders every PERIOD s (FLOWS flows each, of U[BYTES, MAX]),\n"
+	  "    -g PG the flows' pg (default 3)\n" },
 	{ "burst",
 	  "fcq-gen burst -n NET -m PACKETS -k SHIFT [-s SEED] [-g PG]\n"
 	  "    an HPCC-simulator flow.txt on stdout: PACKETS full UDP datagrams\n"
@@ -1636,17 +1638,21 @@ static void wadd(struct wlist *l, uint64_t t, int src, int dst, int dport,
 #define HPCC_BASE_NS	(2 * NSEC)	/* traffic_gen.py's base_t */
 #define MAX_WFLOWS	100000000
 
-/* -i FANIN:BYTES:PERIOD: every PERIOD s from PERIOD/2 on, FANIN distinct
- * random hosts send BYTES each to one random other host, all at once.
+/* -i FANIN:BYTES:PERIOD[:FLOWS[:MAX]]: every PERIOD s from PERIOD/2 on,
+ * FANIN distinct random hosts send FLOWS flows each (default 1, each its
+ * own connection) to one random other host, all at once, of BYTES each,
+ * or of a size uniform in [BYTES, MAX] (FlowSail's incasts of many flows
+ * per sender). Without MAX nothing more is drawn than without FLOWS: the
+ * same seed gives the groups of the three-field form.
  */
 static void incast(struct wlist *l, const struct net *n, const char *spec,
 		   uint64_t seed, uint64_t dur)
 {
-	unsigned long long bytes;
+	unsigned long long bytes, max;
+	long fanin, per = 1;
 	char *end, *p;
 	int *other, i, j, k;
 	double period;
-	long fanin;
 	struct rng r;
 
 	fanin = strtol(spec, &end, 10);
@@ -1656,7 +1662,20 @@ static void incast(struct wlist *l, const struct net *n, const char *spec,
 	if (*p < '0' || *p > '9' || *end != ':')
 		goto bad;
 	period = strtod(p = end + 1, &end);
-	if (end == p || *end || !(period > 0) || !bytes || fanin < 1)
+	if (end == p || !(period > 0) || !bytes || fanin < 1)
+		goto bad;
+	max = bytes;
+	if (*end == ':') {
+		per = strtol(p = end + 1, &end, 10);
+		if (*p < '0' || *p > '9' || per < 1 || per > 10000)
+			goto bad;
+	}
+	if (*end == ':') {
+		max = strtoull(p = end + 1, &end, 10);
+		if (*p < '0' || *p > '9' || max < bytes)
+			goto bad;
+	}
+	if (*end)
 		goto bad;
 	if (fanin > n->nh - 1)
 		fail("-i %s: fan-in %ld, but only %d other hosts", spec,
@@ -1671,7 +1690,7 @@ static void incast(struct wlist *l, const struct net *n, const char *spec,
 
 		if (t >= dur)
 			break;
-		if (l->n + fanin > MAX_WFLOWS)
+		if (l->n + fanin * per > MAX_WFLOWS)
 			fail("-i %s: more than %d flows", spec, MAX_WFLOWS);
 		rcv = rng_below(&r, n->nh);
 		for (i = 0, j = 0; i < n->nh; i++)
@@ -1683,13 +1702,17 @@ static void incast(struct wlist *l, const struct net *n, const char *spec,
 
 			other[m] = other[i];
 			other[i] = s;
-			wadd(l, t, n->h[s].id, n->h[rcv].id, 200, bytes);
+			for (j = 0; j < per; j++)
+				wadd(l, t, n->h[s].id, n->h[rcv].id, 200,
+				     max > bytes ? bytes +
+				     rng_below(&r, max - bytes + 1) : bytes);
 		}
 	}
 	free(other);
 	return;
 bad:
-	fail("bad -i '%s': FANIN:BYTES:PERIOD, e.g. 16:500000:0.01", spec);
+	fail("bad -i '%s': FANIN:BYTES:PERIOD[:FLOWS[:MAX]], e.g. 16:500000:0.01 or 4:50000:5:12:200000",
+	     spec);
 }
 
 static int workload(const char *netf, const char *cdff, double load,

@@ -24,6 +24,7 @@ ALL_TESTS="
 	load_many_flows
 	shipped_cdfs
 	incast_groups
+	incast_many_flows
 	cdf_decreasing
 	cdf_not_from_zero
 	burst_split
@@ -270,6 +271,51 @@ incast_groups() {
 	[ -z "$bad" ]
 	check_err $? "$bad"
 	log_test "workload -i: groups of FANIN flows to one host, dport 200"
+}
+
+# -i 3:50000:2 with 4 flows per sender of U[50000, 60000]: at each time
+# of c.txt's groups, 3 distinct senders with 4 flows each to one other
+# host, sizes in range and not all alike. With 4 flows and no MAX
+# (nothing more drawn), exactly c.txt's groups, four times over.
+incast_many_flows() {
+	local bad
+	"$GEN" workload -n "$WORK/net100m.txt" -w "$WL/websearch.cdf" -l 0.1 -d 20 \
+		-i 3:50000:2:4:60000 -s 9 >"$WORK/c4.txt"
+	"$GEN" workload -n "$WORK/net100m.txt" -w "$WL/websearch.cdf" -l 0.1 -d 20 \
+		-i 3:50000:2:4 -s 9 >"$WORK/c4same.txt"
+	bad=$(awk 'function err(m) { e = e "; " m }
+		FNR == 1 { f++ }
+		FNR > 1 && $4 == 200 {
+			g = $6 " " $1 " " $2
+			if (f == 1) { want[g]++; at[$6 + 0]++; next }
+			if (f == 2) {
+				k = $6 + 0; n[k]++; size[$5]++; per[k, $1]++
+				if (!(k in dst)) dst[k] = $2
+				if ($2 != dst[k] || $1 == $2) err("flow " $0)
+				if ($5 < 50000 || $5 > 60000) err("size " $5)
+			} else {
+				same[g]++
+				if ($5 != 50000) err("size " $5 " without MAX")
+			}
+		}
+		END {
+			for (k in at)
+				if (n[k] != 12) err(n[k] + 0 " flows at " k)
+			for (k in n) if (!(k in at)) err("group at " k)
+			for (x in per) if (per[x] != 4) err("sender with " per[x])
+			for (g in want)
+				if (same[g] != 4) err(same[g] + 0 " flows in " g)
+			for (g in same) if (!(g in want)) err("group " g)
+			if (length(size) < 100) err(length(size) " distinct sizes")
+			print substr(e, 3)
+		}' "$WORK/c.txt" "$WORK/c4.txt" "$WORK/c4same.txt")
+	[ -z "$bad" ]
+	check_err $? "$bad"
+	"$GEN" workload -n "$WORK/net100m.txt" -w "$WL/websearch.cdf" -l 0.1 \
+		-d 1 -i 3:50000:2:4:40000 >/dev/null 2>&1
+	[ $? = 1 ]
+	check_err $? "MAX below BYTES accepted"
+	log_test "workload -i FANIN:BYTES:PERIOD:FLOWS:MAX: FLOWS flows per sender, sizes in [BYTES, MAX]"
 }
 
 # ---- (d) a malformed CDF -------------------------------------------------
