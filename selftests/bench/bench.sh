@@ -25,11 +25,12 @@ writes one JSON line per measurement to OUT/raw.jsonl.
   --rounds N        interleaved rounds (default 3)
   --secs S          measuring window per point (default 2; 1 s warm-up before)
   --qdiscs LIST     main part (default "pfifo fq_codel fq_codel-mtu pfc
-                    fafc ofc")
-  --ports-qdiscs L  ports part (default "fq_codel pfc fafc ofc")
-  --flows-qdiscs L  flows part (default "fq_codel pfc pfc-drr fafc ofc")
+                    fafc ofc flowsail")
+  --ports-qdiscs L  ports part (default "fq_codel pfc fafc ofc flowsail")
+  --flows-qdiscs L  flows part (default "fq_codel pfc pfc-drr fafc ofc
+                    flowsail")
   --ports LIST      switch ports (default "4 64")
-  --flows LIST      UDP 5-tuples (default "1 10000")
+  --flows LIST      UDP 5-tuples (default "1 100 1000 10000")
   --profile-qdiscs L  (default "fq_codel pfc fafc ofc")
   -h, --help        this text
 
@@ -44,6 +45,9 @@ Qdiscs (the same on both ends of a link, at a rate that does not bind):
                     profile A's T_hop)
   ofc               ofc rate 400gbit response 0 (a flow table lookup per
                     packet, three queues per class)
+  flowsail          flowsail rate 400gbit response 0 flows 16384 (8 queues
+                    per class, a flow table that holds 10,000 flows: the
+                    flows part's largest point is tracked, not hashed)
                     response 0: the default 200 us of headroom per lossless
                     class is 10 MB at 400gbit, more than the switch's
                     buffer; no shared buffer would be left and every packet
@@ -58,11 +62,11 @@ OUT=${FCQ_RESULTS:-/tmp}/bench
 PARTS=main,ports,flows,pause
 ROUNDS=3
 SECS=2
-QDISCS="pfifo fq_codel fq_codel-mtu pfc fafc ofc"
-PORTS_QDISCS="fq_codel pfc fafc ofc"
-FLOWS_QDISCS="fq_codel pfc pfc-drr fafc ofc"
+QDISCS="pfifo fq_codel fq_codel-mtu pfc fafc ofc flowsail"
+PORTS_QDISCS="fq_codel pfc fafc ofc flowsail"
+FLOWS_QDISCS="fq_codel pfc pfc-drr fafc ofc flowsail"
 PORTS="4 64"
-FLOWS="1 10000"
+FLOWS="1 100 1000 10000"
 PROFILE_QDISCS="fq_codel pfc fafc ofc"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -100,6 +104,7 @@ qspec() {
 	pfc-drr) echo pfc rate 400gbit response 0 sched drr ;;
 	fafc) echo fafc rate 400gbit response 0 thop 250us ;;
 	ofc) echo ofc rate 400gbit response 0 ;;
+	flowsail) echo flowsail rate 400gbit response 0 flows 16384 ;;
 	*) say "unknown qdisc $1"; return 1 ;;
 	esac
 }
