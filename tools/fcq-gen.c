@@ -1651,7 +1651,7 @@ static void incast(struct wlist *l, const struct net *n, const char *spec,
 	unsigned long long bytes, max;
 	long fanin, per = 1;
 	char *end, *p;
-	int *other, i, j, k;
+	int *other, i, j, k, f;
 	double period;
 	struct rng r;
 
@@ -1702,7 +1702,7 @@ static void incast(struct wlist *l, const struct net *n, const char *spec,
 
 			other[m] = other[i];
 			other[i] = s;
-			for (j = 0; j < per; j++)
+			for (f = 0; f < per; f++)
 				wadd(l, t, n->h[s].id, n->h[rcv].id, 200,
 				     max > bytes ? bytes +
 				     rng_below(&r, max - bytes + 1) : bytes);

@@ -4,8 +4,9 @@
  * the hierarchical marking, PAUSE/RESUME edges across NFT and CFT, Order
  * Mark Matching, release hysteresis, the baselines, counters back to
  * zero, random operation sequences (order kept, no paused flow sent), and
- * the paper's Fig. 4, Fig. 6 and Fig. 9/10 scenarios on a two-hop discrete-time
- * model (sec. VI-A, the testbed experiment scaled to 1 Gbit/s).
+ * the paper's Fig. 4, Fig. 6 and Fig. 9/10 scenarios on a two-hop
+ * discrete-time model (sec. VI-A, the testbed experiment scaled to
+ * 1 Gbit/s).
  */
 #include <stdarg.h>
 #include <stddef.h>
