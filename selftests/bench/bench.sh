@@ -126,7 +126,7 @@ mac_of() { nsx "$1" cat "/sys/class/net/$2/address"; }
 # it runs inside $(pps ...).
 ctrl_sent() {
 	ip netns exec sw tc -j -s qdisc show |
-		jq '[.[] | .ctrl_tx // 0] | add // 0'
+		gojq '[.[] | .ctrl_tx // 0] | add // 0'
 }
 
 # pps SRC_HOST DST_HOST DST_MAC [FLOWS]: 64-byte UDP frames received per s,
@@ -144,7 +144,7 @@ pps() {
 		-s "$(addr "$s")" -d "$(addr "$d")" -f "$flows" \
 		-T "$(awk -v s="$SECS" 'BEGIN { print s + 1.5 }')" >/dev/null
 	wait $sink
-	echo "$(jq .pps "$out") $(($(ctrl_sent) - c0))"
+	echo "$(gojq .pps "$out") $(($(ctrl_sent) - c0))"
 	rm -f "$out"
 }
 
@@ -158,7 +158,7 @@ check_ctrl() {
 goodput() {
 	local s=$1 d=$2
 	nsx "h-$s" fcq-gen bulk -i 0.5 "$(addr "$d")" "$(awk -v s="$SECS" 'BEGIN { print s + 1 }')" |
-		jq -s 'map(select(.t >= 0.99)) |
+		gojq -s 'map(select(.t >= 0.99)) |
 			if length < 2 then 0 else
 			(.[-1].acked - .[0].acked) * 8 / ((.[-1].ns - .[0].ns) / 1e9) / 1e6
 			end | . * 10 | round / 10'
@@ -317,9 +317,9 @@ part_pause() {
 	# PFC frame (84 bytes at 100 Mbit/s) + delay + one 9000-byte MTU frame
 	bound=$((6720 + 50000 + (9000 + 14 + 24) * 80))
 	record pause "bound_ns=$bound" \
-		"reaction=$(jq -c 'del(.samples)' "$OUT/pause_reaction.json")" \
-		"samples=$(jq -c .samples "$OUT/pause_reaction.json")"
-	say "pause: $(jq -c 'del(.samples)' "$OUT/pause_reaction.json"), bound $bound ns"
+		"reaction=$(gojq -c 'del(.samples)' "$OUT/pause_reaction.json")" \
+		"samples=$(gojq -c .samples "$OUT/pause_reaction.json")"
+	say "pause: $(gojq -c 'del(.samples)' "$OUT/pause_reaction.json"), bound $bound ns"
 	cleanup
 	NET_MTU=1500
 }

@@ -22,13 +22,13 @@
 EXP_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 exp_stalled() {
-	jq -se '[.[].untrusted[]] | length > 0 and
+	gojq -se '[.[].untrusted[]] | length > 0 and
 		all(test("started later than|to host stalls"))' \
 		"$1"/scheme-*/seed-*/summary.json >/dev/null 2>&1
 }
 
 exp_why() {
-	jq -rs '[.[].untrusted[]] | join("; ")' "$1"/scheme-*/seed-*/summary.json
+	gojq -rs '[.[].untrusted[]] | join("; ")' "$1"/scheme-*/seed-*/summary.json
 }
 
 exp_run() {

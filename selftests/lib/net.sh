@@ -15,8 +15,8 @@
 #                         put the fcq qdisc on every switch port and host NIC
 #   xstat NS DEV JQ       a field of `tc -j -s qdisc show dev DEV` in NS
 #   xstats NS DEV JQ...   several of them on one line, tab-separated, from
-#                         one tc call (each tc and jq costs tens of ms of
-#                         emulated CPU)
+#                         one tc call (each tc costs about 10 ms of guest
+#                         time)
 #   capture NS DEV FILE   start dumpcap for MAC Control and fcq frames; returns
 #                         once it captures; capture_stop ends it
 #   serve HOST [ARGS]     an fcq-gen sink on HOST
@@ -125,7 +125,7 @@ qdisc_all() {
 }
 
 xstat() {
-	nsx "$1" tc -j -s qdisc show dev "$2" | jq -r ".[0] | $3"
+	nsx "$1" tc -j -s qdisc show dev "$2" | gojq -r ".[0] | $3"
 }
 
 xstats() {
@@ -157,9 +157,9 @@ total_drops() {
 		n=$((n + q))
 		for d in "sw sw-$h" "$(hns "$h") $h-eth"; do
 			set -- $d
-			q=$(nsx "$1" tc -j -s qdisc show dev "$2" | jq '.[0].drops')
+			q=$(nsx "$1" tc -j -s qdisc show dev "$2" | gojq '.[0].drops')
 			l=$(nsx "$1" ip -j -s link show dev "$2" |
-				jq '.[0].stats64 | .rx.dropped + .tx.dropped')
+				gojq '.[0].stats64 | .rx.dropped + .tx.dropped')
 			[ "$q$l" = 00 ] || where="$where $2:qdisc=$q,link=$l"
 			n=$((n + q + l))
 		done

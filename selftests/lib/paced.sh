@@ -9,7 +9,7 @@
 # paced_complete RCV N: all N streams arrived whole.
 paced_complete() {
 	local n
-	n=$(jq -s 'map(select(.end == "complete")) | length' "$1")
+	n=$(gojq -s 'map(select(.end == "complete")) | length' "$1")
 	[ "$n" = "$2" ]
 	check_err $? "$n of $2 streams complete"
 }
@@ -17,7 +17,7 @@ paced_complete() {
 # paced_in_order RCV: no datagram out of order or twice.
 paced_in_order() {
 	local r
-	r=$(jq -s 'map(.reorders + .dups) | add' "$1")
+	r=$(gojq -s 'map(.reorders + .dups) | add' "$1")
 	[ "$r" = 0 ]
 	check_err $? "reorders + duplicates: $r"
 }
@@ -25,7 +25,7 @@ paced_in_order() {
 # paced_no_loss RCV: no byte lost, no packet dropped anywhere.
 paced_no_loss() {
 	local lost drops
-	lost=$(jq -s 'map(.lost) | add' "$1")
+	lost=$(gojq -s 'map(.lost) | add' "$1")
 	drops=$(total_drops)
 	[ "$lost" = 0 ] && [ "${drops%% *}" = 0 ]
 	check_err $? "lost $lost bytes; drops: $drops"

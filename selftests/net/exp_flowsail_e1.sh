@@ -50,7 +50,7 @@ e1_run() {
 
 # mbps SCHEME STREAM: its goodput in the run
 mbps() {
-	jq -r --arg s "$1" --arg f "$2" '.schemes[] | select(.scheme == $s)
+	gojq -r --arg s "$1" --arg f "$2" '.schemes[] | select(.scheme == $s)
 		| .runs[0].paced[] | select(.name == $f) | .mbps' \
 		"$OUT/e1/report.json" 2>/dev/null
 }
@@ -69,7 +69,7 @@ runs_trusted() {
 lossless_in_order() {
 	local bad
 	e1_run
-	bad=$(jq -c '[.schemes[] | .scheme as $s | .runs[0] as $r
+	bad=$(gojq -c '[.schemes[] | .scheme as $s | .runs[0] as $r
 		| ($r.paced[] | select(.lost > 0 or .reorders > 0 or .dups > 0)
 		   | "\($s) \(.name)"),
 		  (select(($r.drops // 0) > 0) | "\($s) drops \($r.drops)")]' \
@@ -118,10 +118,10 @@ bfc_holds_f3() {
 flowsail_isolates() {
 	local fs b
 	e1_run
-	fs=$(jq -r '[.[] | select(.netns == "fcq-s3" and .dev == "p1") | .tc.flowsail
+	fs=$(gojq -r '[.[] | select(.netns == "fcq-s3" and .dev == "p1") | .tc.flowsail
 		| .cft_insert, .om_pairs, .pinned] | @tsv' \
 		"$OUT"/e1/scheme-1-*/seed-1/stats.json 2>/dev/null)
-	b=$(jq -r '[.[] | select(.netns == "fcq-s3" and .dev == "p1") | .tc.flowsail
+	b=$(gojq -r '[.[] | select(.netns == "fcq-s3" and .dev == "p1") | .tc.flowsail
 		| .cft_insert, .pinned] | @tsv' "$OUT"/e1/scheme-2-*/seed-1/stats.json 2>/dev/null)
 	ktap_note "P1 under flowsail: cft_insert, om_pairs, pinned: $fs; under bfc: cft_insert, pinned: $b"
 	read -r ins _ pin <<<"$fs"

@@ -55,7 +55,7 @@ example_run() {
 	[ -z "${EXAMPLE_RC:-}" ] || return 0
 	exp_run "$OUT" "$TOP/experiments/hpcc-example.exp"
 	EXAMPLE_RC=$EXP_RC
-	ktap_note "trusted: $(jq -c '[.trusted, .untrusted]' "$RUN/summary.json" 2>/dev/null)"
+	ktap_note "trusted: $(gojq -c '[.trusted, .untrusted]' "$RUN/summary.json" 2>/dev/null)"
 }
 
 mix_run() {
@@ -108,9 +108,9 @@ example_unchanged() {
 example_flows_complete() {
 	local s=$RUN/summary.json
 	example_run
-	[ "$(jq '.flows' "$s" 2>/dev/null)" = "$DECLARED" ] &&
-		[ "$(jq '.completed' "$s")" = "$DECLARED" ] &&
-		[ "$(jq '.incomplete + .drops + .errors' "$s")" = 0 ]
+	[ "$(gojq '.flows' "$s" 2>/dev/null)" = "$DECLARED" ] &&
+		[ "$(gojq '.completed' "$s")" = "$DECLARED" ] &&
+		[ "$(gojq '.incomplete + .drops + .errors' "$s")" = 0 ]
 	check_err $? "$(cat "$s" 2>/dev/null)"
 	log_test "the $DECLARED declared flows complete, no drop, no error"
 }
@@ -135,10 +135,10 @@ example_start_lags() {
 	local s=$RUN/summary.json lags
 	example_run
 	lags=$(wc -l <"$RUN/lag.txt")
-	ktap_note "start lag p50/p99/max (ms): $(jq -r '.start_lag |
+	ktap_note "start lag p50/p99/max (ms): $(gojq -r '.start_lag |
 		[.p50_ns, .p99_ns, .max_ns] | map(. / 1e6) | join(" / ")' "$s")," \
-		"late $(jq .start_lag.late "$s"), trusted $(jq .trusted "$s")"
-	[ "$lags" = "$DECLARED" ] && [ "$(jq .start_lag.flows "$s")" = "$DECLARED" ]
+		"late $(gojq .start_lag.late "$s"), trusted $(gojq .trusted "$s")"
+	[ "$lags" = "$DECLARED" ] && [ "$(gojq .start_lag.flows "$s")" = "$DECLARED" ]
 	check_err $? "$lags lines"
 	log_test "a start lag for every flow, summarised"
 }
@@ -168,7 +168,7 @@ example_fct_analysis() {
 mix_unchanged() {
 	local ports
 	mix_run
-	ports=$(jq '[.[] | select(.role == "switch")] | length' "$RM/stats.json" 2>/dev/null)
+	ports=$(gojq '[.[] | select(.role == "switch")] | length' "$RM/stats.json" 2>/dev/null)
 	{ [ "$MIX_RC" = 0 ] || [ "$MIX_RC" = 3 ]; } && [ "$ports" = 65 ] &&
 		cmp -s "$TOP/third_party/hpcc/simulation/mix/topology.txt" "$RM/topology.txt" &&
 		cmp -s "$TOP/third_party/hpcc/simulation/mix/flow.txt" "$RM/flow.txt"
@@ -179,8 +179,8 @@ mix_unchanged() {
 mix_flows_complete() {
 	local s=$RM/summary.json
 	mix_run
-	ktap_note "mix: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RM/fct.txt" 2>/dev/null)trusted $(jq .trusted "$s" 2>/dev/null)"
-	[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ]
+	ktap_note "mix: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RM/fct.txt" 2>/dev/null)trusted $(gojq .trusted "$s" 2>/dev/null)"
+	[ "$(gojq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ]
 	check_err $? "$(cat "$s" 2>/dev/null)"
 	log_test "mix: its 2 declared flows of 200 MB complete, no drop, no error"
 }
@@ -212,12 +212,12 @@ mix_fct_analysis() {
 mix_fafc() {
 	local s=$RF/summary.json fafc
 	mix_run
-	fafc=$(jq -c '[.[] | select(.role == "switch" and .tc.kind == "fafc")] |
+	fafc=$(gojq -c '[.[] | select(.role == "switch" and .tc.kind == "fafc")] |
 		{ports: length, solves: (map(.tc.fafc.lp_solves) | add),
 		 pauses: (map(.tc.fafc.pauses) | add)}' "$RF/stats.json" 2>/dev/null)
-	ktap_note "mix under fafc: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RF/fct.txt" 2>/dev/null)switch $fafc, trusted $(jq .trusted "$s" 2>/dev/null)"
-	[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ] &&
-		[ "$(echo "$fafc" | jq .ports)" = 65 ] && [ "$(echo "$fafc" | jq .solves)" -gt 0 ]
+	ktap_note "mix under fafc: fct.txt $(awk '{ printf "%s->%s %.1f ms (ideal %.1f); ", $1, $2, $7 / 1e6, $8 / 1e6 }' "$RF/fct.txt" 2>/dev/null)switch $fafc, trusted $(gojq .trusted "$s" 2>/dev/null)"
+	[ "$(gojq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "2 2 0" ] &&
+		[ "$(echo "$fafc" | gojq .ports)" = 65 ] && [ "$(echo "$fafc" | gojq .solves)" -gt 0 ]
 	check_err $? "$(cat "$s" 2>/dev/null)"
 	log_test "mix under fafc: a 65-port fafc switch, its LP ran, both flows complete, no drop"
 }
@@ -227,7 +227,7 @@ dualhomed_flows_complete() {
 	local s=$RD/summary.json
 	dualhomed_run
 	{ [ "$DH_RC" = 0 ] || [ "$DH_RC" = 3 ]; } &&
-		[ "$(jq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "64 64 0" ]
+		[ "$(gojq '[.flows, .completed, .incomplete + .drops + .errors] | join(" ")' -r "$s" 2>/dev/null)" = "64 64 0" ]
 	check_err $? "exit $DH_RC: $(cat "$s" 2>/dev/null) $(tail -n 3 "$DH.log")"
 	log_test "dual-homed hosts: all 64 flows complete, no drop, no error"
 }
@@ -237,10 +237,10 @@ dualhomed_flows_complete() {
 dualhomed_both_links() {
 	local per idle
 	dualhomed_run
-	per=$(jq -r '[.[] | select(.role == "host") |
+	per=$(gojq -r '[.[] | select(.role == "host") |
 		"\(.netns)/\(.dev):\(.tc.prio[3].tx_packets // 0)"] | join(" ")' "$RD/stats.json" 2>/dev/null)
 	ktap_note "dual-homed: data packets sent per host link: $per"
-	idle=$(jq '[.[] | select(.role == "host") | select((.tc.prio[3].tx_packets // 0) == 0)] | length' \
+	idle=$(gojq '[.[] | select(.role == "host") | select((.tc.prio[3].tx_packets // 0) == 0)] | length' \
 		"$RD/stats.json" 2>/dev/null)
 	[ "$(echo "$per" | wc -w)" = 8 ] && [ "$idle" = 0 ]
 	check_err $? "$per"

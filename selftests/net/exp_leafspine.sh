@@ -44,10 +44,10 @@ leafspine_runs() {
 zero_loss() {
 	local flows completed lost lossless
 	leafspine_run
-	flows=$(jq .flows "$RUN/summary.json")
-	completed=$(jq .completed "$RUN/summary.json")
-	lost=$(jq '.incomplete + .drops' "$RUN/summary.json")
-	lossless=$(jq '[.[].tc.drop_lossless] | add' "$RUN/stats.json")
+	flows=$(gojq .flows "$RUN/summary.json")
+	completed=$(gojq .completed "$RUN/summary.json")
+	lost=$(gojq '.incomplete + .drops' "$RUN/summary.json")
+	lossless=$(gojq '[.[].tc.drop_lossless] | add' "$RUN/stats.json")
 	ktap_note "flows $flows, completed $completed, incomplete+drops $lost, lossless drops $lossless"
 	[ "$flows" -gt 100 ] && [ "$completed" = "$flows" ] && [ "$lost" = 0 ] && [ "$lossless" = 0 ]
 	check_err $? "flows $flows, completed $completed, incomplete+drops $lost, lossless drops $lossless"
@@ -64,7 +64,7 @@ pct_matches() {
 	local p=$1 mine theirs
 	leafspine_run
 	mine=$(pct "0.$p")
-	theirs=$(jq --arg k "p$p" '.schemes[0].runs[0].groups.all[$k]' "$OUT/report.json" 2>/dev/null)
+	theirs=$(gojq --arg k "p$p" '.schemes[0].runs[0].groups.all[$k]' "$OUT/report.json" 2>/dev/null)
 	ktap_note "p$p slowdown: report $theirs, recomputed $mine"
 	awk -v a="$mine" -v b="$theirs" 'BEGIN { d = a - b; exit !(b != "" && d < 1e-6 && d > -1e-6) }'
 	check_err $? "report $theirs, recomputed $mine"
@@ -83,9 +83,9 @@ p99_matches_report() {
 cpu_to_spare() {
 	local idle
 	leafspine_run
-	idle=$(jq .cpu_idle "$RUN/summary.json")
-	ktap_note "CPU idle while the traffic ran: $idle; start lag p99 $(jq \
-		'.start_lag.p99_ns / 1e6' "$RUN/summary.json") ms, $(jq .start_lag.late \
+	idle=$(gojq .cpu_idle "$RUN/summary.json")
+	ktap_note "CPU idle while the traffic ran: $idle; start lag p99 $(gojq \
+		'.start_lag.p99_ns / 1e6' "$RUN/summary.json") ms, $(gojq .start_lag.late \
 		"$RUN/summary.json") flows late"
 	awk -v i="$idle" 'BEGIN { exit !(i >= 0.1) }'
 	check_err $? "CPU idle $idle, under 0.1"

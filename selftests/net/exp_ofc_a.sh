@@ -47,7 +47,7 @@ a_run() {
 
 # paced SCHEME STREAM KEY: the run's number from report.json
 paced() {
-	jq -r --arg s "$1" --arg f "$2" --arg k "$3" \
+	gojq -r --arg s "$1" --arg f "$2" --arg k "$3" \
 		'.schemes[] | select(.scheme == $s) | .runs[0].paced[]
 		 | select(.name == $f) | .[$k]' "$OUT/a/report.json" 2>/dev/null
 }
@@ -69,7 +69,7 @@ lossless_in_order() {
 				[ "$v" = 0 ] || bad+=" $s $f $k=$v"
 			done
 		done
-		v=$(jq -r --arg s $s '.schemes[] | select(.scheme == $s) | .runs[0]
+		v=$(gojq -r --arg s $s '.schemes[] | select(.scheme == $s) | .runs[0]
 			| "\(.drops) \(.drop_lossless) \(.incomplete) \(.reorders)"' "$OUT/a/report.json")
 		[ "$v" = "0 0 0 0" ] || bad+=" $s drops/lossless/incomplete/burst reorders=$v"
 	done

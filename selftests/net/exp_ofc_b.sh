@@ -48,7 +48,7 @@ b_run() {
 
 # stuck SCHEME: the seeds of SCHEME's trials with flows never completed
 stuck() {
-	jq -r --arg s "$1" '.schemes[] | select(.scheme == $s) | .runs[]
+	gojq -r --arg s "$1" '.schemes[] | select(.scheme == $s) | .runs[]
 		| select(.incomplete > 0) | .seed' "$OUT/b/report.json" 2>/dev/null |
 		tr '\n' ' '
 }
@@ -88,7 +88,7 @@ pfc_cycle_held() {
 		$1 == "port" && ($2 in swns) && ($6 in sw) { print $2, $3, $6 }' \
 		"$dir/net.txt" |
 		while read -r ns dev peer; do
-			echo "$ns $dev $peer $(jq --arg n "$ns" --arg d "$dev" \
+			echo "$ns $dev $peer $(gojq --arg n "$ns" --arg d "$dev" \
 				'.[] | select(.netns == $n and .dev == $d) | .tc.backlog' \
 				"$dir/stats.json")"
 		done | awk '{ split($1, a, "-s"); self = a[2]
@@ -107,7 +107,7 @@ ofc_no_worse() {
 	b_run
 	s=$(stuck ofc) p=$(stuck pfc)
 	# an ofc trial that did not deadlock and still missed a flow
-	bad=$(jq -r '.schemes[] | select(.scheme == "ofc") | .runs[]
+	bad=$(gojq -r '.schemes[] | select(.scheme == "ofc") | .runs[]
 		| select(.incomplete == 0 and .completed != .summary.flows) | .seed' \
 		"$OUT/b/report.json" 2>/dev/null)
 	ktap_note "deadlocked trials: ofc ${s:-none}, pfc ${p:-none}"
@@ -119,7 +119,7 @@ ofc_no_worse() {
 no_drops() {
 	local d
 	b_run
-	d=$(jq -r '[.schemes[].runs[] | (.drops // 0) + (.drop_lossless // 0)] | add' \
+	d=$(gojq -r '[.schemes[].runs[] | (.drops // 0) + (.drop_lossless // 0)] | add' \
 		"$OUT/b/report.json" 2>/dev/null)
 	[ "$d" = 0 ]
 	check_err $? "$d dropped"
@@ -132,11 +132,11 @@ no_drops() {
 in_order() {
 	local r bad
 	b_run
-	r=$(jq -r '[.schemes[] | .scheme as $s | .runs[]
+	r=$(gojq -r '[.schemes[] | .scheme as $s | .runs[]
 		| "\($s) seed \(.seed): \(.reorders)"] | join(", ")' \
 		"$OUT/b/report.json" 2>/dev/null)
 	# null: not counted, which fails too
-	bad=$(jq '[.schemes[].runs[] | select(.reorders != 0)] | length' \
+	bad=$(gojq '[.schemes[].runs[] | select(.reorders != 0)] | length' \
 		"$OUT/b/report.json" 2>/dev/null)
 	ktap_note "reorders: ${r:-no report}"
 	[ -n "$r" ] && [ "$bad" = 0 ]

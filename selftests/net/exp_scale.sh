@@ -54,7 +54,7 @@ same_run() {
 same_flows_complete() {
 	same_run
 	{ [ "$SAME_RC" = 0 ] || { [ "$SAME_RC" = 3 ] && exp_stalled "$OUT/same"; }; } &&
-		[ "$(jq .completed "$RUN/summary.json" 2>/dev/null)" = 3 ]
+		[ "$(gojq .completed "$RUN/summary.json" 2>/dev/null)" = 3 ]
 	check_err $? "exit $SAME_RC: $(tail -n 3 "$OUT/same.log")"
 	log_test "64-host star: the three flows complete"
 }
@@ -72,7 +72,7 @@ same_within_10x() {
 
 same_start_lags() {
 	same_run
-	[ "$(wc -l <"$RUN/lag.txt")" = 3 ] && [ "$(jq .start_lag.flows "$RUN/summary.json")" = 3 ]
+	[ "$(wc -l <"$RUN/lag.txt")" = 3 ] && [ "$(gojq .start_lag.flows "$RUN/summary.json")" = 3 ]
 	check_err $? "lag.txt or summary.json's start_lag does not count 3 flows"
 	log_test "each flow's start lag is recorded and summarised"
 }
@@ -95,7 +95,7 @@ big_forced_untrusted() {
 	"$TOP/tools/fcq-exp" --native --force --out "$OUT/big" "$OUT/big.exp" \
 		>"$OUT/forced.log" 2>&1
 	rc=$?
-	why=$(jq -r '.untrusted | join("; ")' "$OUT/big/scheme-1-pfc/seed-1/summary.json" 2>/dev/null)
+	why=$(gojq -r '.untrusted | join("; ")' "$OUT/big/scheme-1-pfc/seed-1/summary.json" 2>/dev/null)
 	ktap_note "forced: exit $rc: $why"
 	[ "$rc" = 3 ] && [ -n "$why" ] && grep -q '^WARNING' "$OUT/big/report.txt" 2>/dev/null
 	check_err $? "$(tail -n 3 "$OUT/forced.log")"

@@ -139,7 +139,7 @@ windows() {
 	local dir=$OUT/$1 epoch t
 	epoch=$(cat "$dir/epoch")
 	for t in $EVENTS; do
-		jq -s --argjson s "$((epoch + t * 1000000000))" '
+		gojq -s --argjson s "$((epoch + t * 1000000000))" '
 			map(select(.start_ns >= $s - 1e8 and .start_ns <= $s + 1e8)) |
 			"\($s) \(map(.start_ns + .fct_ns) | max)"' -r "$dir/incast.jsonl"
 	done
@@ -156,7 +156,7 @@ incast_ms() {
 # other guests the emulator lost 389-500 ms per event, and net of it every
 # incast took 3483-3489 ms (all four runs, both kernels).
 lost_ms() {
-	jq '.[] | select(.dev == "sw-r") | .tx_lag_ns // 0' "$OUT/$1/sw.json" |
+	gojq '.[] | select(.dev == "sw-r") | .tx_lag_ns // 0' "$OUT/$1/sw.json" |
 		awk -v n="$(echo $EVENTS | wc -w)" '{ printf "%.0f", $1 / 1e6 / n }'
 }
 
@@ -164,7 +164,7 @@ lost_ms() {
 victim_mbps() {
 	local dir=$OUT/$1
 	windows "$1" | while read -r a b; do
-		jq -s --argjson a "$a" --argjson b "$b" '
+		gojq -s --argjson a "$a" --argjson b "$b" '
 			map(select(.ns >= $a and .ns <= $b)) |
 			if length < 2 then "0 0" else
 			"\(.[-1].acked - .[0].acked) \(.[-1].ns - .[0].ns)" end' \
@@ -176,10 +176,10 @@ victim_mbps() {
 # pure-incast ports first, so their flows may finish later [A37].
 flow_fct_ms() {
 	local dir=$OUT/$1
-	jq -s 'map(.fct_ns) | add / length / 1e6' "$dir/incast_s1.jsonl" |
+	gojq -s 'map(.fct_ns) | add / length / 1e6' "$dir/incast_s1.jsonl" |
 		tr '\n' ' '
 	cat "$dir"/incast_s[2-8].jsonl |
-		jq -s 'map(.fct_ns) | add / length / 1e6'
+		gojq -s 'map(.fct_ns) | add / length / 1e6'
 }
 
 # Paused time of s1 and the mean of s2..s8 (ms).
@@ -225,7 +225,7 @@ no_drop_all_complete() {
 	ran pfc pfc_fifo fafc user
 	for r in pfc pfc_fifo fafc user; do
 		read -r d _ <"$OUT/$r/drops"
-		n=$(jq -s 'map(select(.fct_ns)) | length' "$OUT/$r/incast.jsonl")
+		n=$(gojq -s 'map(select(.fct_ns)) | length' "$OUT/$r/incast.jsonl")
 		[ "$d" = 0 ] && [ "$n" = "$FLOWS" ] || bad="$bad $r:drops=$d,flows=$n/$FLOWS"
 	done
 	[ -z "$bad" ]
@@ -325,10 +325,10 @@ lp_solved() {
 	ran "$r"
 	n=$(grep -c "solver=$solver" "$OUT/$r/trace")
 	ktap_note "$r: $n LP solutions applied (solver $solver), latency $(latency_us "$r")"
-	ktap_note "$r: FAFC pauses per switch port (count/ms): $(jq -r '[.[] | select(.kind == "fafc" and .fafc.pauses > 0) | "\(.fafc.pauses)/\(.fafc.pause_ns / 1e6 | floor)"] | join(" ")' "$OUT/$r/sw.json"); sw-r LPs capped / infeasible: $(jq -r '.[] | select(.dev == "sw-r") | "\(.fafc.lp_capped) / \(.fafc.lp_infeasible)"' "$OUT/$r/sw.json")"
+	ktap_note "$r: FAFC pauses per switch port (count/ms): $(gojq -r '[.[] | select(.kind == "fafc" and .fafc.pauses > 0) | "\(.fafc.pauses)/\(.fafc.pause_ns / 1e6 | floor)"] | join(" ")' "$OUT/$r/sw.json"); sw-r LPs capped / infeasible: $(gojq -r '.[] | select(.dev == "sw-r") | "\(.fafc.lp_capped) / \(.fafc.lp_infeasible)"' "$OUT/$r/sw.json")"
 	if [ "$r" = user ]; then
-		ktap_note "sw-r fafc stats (user run): $(jq -c '.[0].fafc' "$OUT/user/sw-r.json")"
-		[ -f "$OUT/user/fafcd.json" ] && ktap_note "fafcd: $(jq -c . "$OUT/user/fafcd.json")"
+		ktap_note "sw-r fafc stats (user run): $(gojq -c '.[0].fafc' "$OUT/user/sw-r.json")"
+		[ -f "$OUT/user/fafcd.json" ] && ktap_note "fafcd: $(gojq -c . "$OUT/user/fafcd.json")"
 	fi
 	[ "$n" -gt 0 ]
 	check_err $? "no LP solution in the trace"
@@ -352,7 +352,7 @@ user_lp_solved() {
 ties_spread() {
 	local r=$1 counts
 	ran "$r"
-	counts=$(jq -r '[.[] | select(.kind == "fafc" and (.dev | test("^sw-s[2-8]$"))) | .fafc.pauses] | join(" ")' "$OUT/$r/sw.json")
+	counts=$(gojq -r '[.[] | select(.kind == "fafc" and (.dev | test("^sw-s[2-8]$"))) | .fafc.pauses] | join(" ")' "$OUT/$r/sw.json")
 	echo "$counts" | awk '{ lo = hi = $1
 		for (i = 2; i <= NF; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
 		exit !(NF == 7 && lo > 0 && hi <= 1.05 * lo) }'

@@ -124,7 +124,7 @@ stress() {
 	cp "$TR/trace" "$OUT/trace-$tag"
 	SENT=$(wc -l <"$WORK/sent-$tag")
 	K0S=$k0 K1S=$k1
-	ktap_note "$tag streams: $(jq -sc 'map({"end": .end, lost, reorders, dups})' "$WORK/rcv-$tag.jsonl")"
+	ktap_note "$tag streams: $(gojq -sc 'map({"end": .end, lost, reorders, dups})' "$WORK/rcv-$tag.jsonl")"
 }
 
 stressed() {
@@ -153,7 +153,7 @@ flows_isolated() {
 	stressed
 	ins=$((K1[3] - K0[3])) om=$((K1[4] - K0[4])) pin=$((K1[5] - K0[5]))
 	# the injection must end while the streams still run
-	end=$(jq -s 'map(.end_ns) | min' "$WORK/snd-on.jsonl")
+	end=$(gojq -s 'map(.end_ns) | min' "$WORK/snd-on.jsonl")
 	last=$(tail -n 1 "$WORK/sent-on")
 	ktap_note "moved to rsvQ: $ins flows, $om with order marks, $pin pinned; last frame $(((end - last) / 1000000)) ms before the first stream ended"
 	[ "$ins" -gt 0 ] && [ "$om" -gt 0 ] && [ "$pin" = 0 ] && [ "$last" -lt "$end" ]
@@ -224,8 +224,8 @@ om_off_reorders() {
 	stressed
 	nsx h-h1 tc qdisc change dev h1-eth root flowsail om off
 	stress off 40100
-	r=$(jq -s 'map(.reorders) | add' "$WORK/rcv-off.jsonl")
-	lost=$(jq -s 'map(.lost) | add' "$WORK/rcv-off.jsonl")
+	r=$(gojq -s 'map(.reorders) | add' "$WORK/rcv-off.jsonl")
+	lost=$(gojq -s 'map(.lost) | add' "$WORK/rcv-off.jsonl")
 	ktap_note "om off: $r datagrams out of order, $lost bytes lost"
 	[ "$r" -gt 0 ] && [ "$lost" = 0 ]
 	check_err $? "reorders $r, lost $lost"

@@ -117,7 +117,7 @@ stressed() {
 	for e in $EVENTS; do echo 0 >"$TR/events/fcq/$e/enable"; done
 	cp "$WORK"/*.jsonl "$WORK/sent" "$OUT/"
 	cp "$TR/trace" "$OUT/trace"
-	ktap_note "streams: $(jq -sc 'map({"end": .end, lost, reorders, dups})' "$WORK/rcv.jsonl")"
+	ktap_note "streams: $(gojq -sc 'map({"end": .end, lost, reorders, dups})' "$WORK/rcv.jsonl")"
 }
 
 frames_all_counted() {
@@ -134,7 +134,7 @@ nested_path_taken() {
 	local d
 	stressed
 	d=$((K1[2] - K0[2]))
-	ktap_note "resumes deferred while a drain ran: $d; drains: $(h1 .ofc.drains); frames sent $(jq -rs '"\((.[0] - .[1]) / 1e6) to \((.[2] - .[1]) / 1e6) ms"' <(head -n 1 "$WORK/sent") <(jq -s 'map(.first_ns) | min' "$WORK/rcv.jsonl") <(tail -n 1 "$WORK/sent")) after the first datagram arrived"
+	ktap_note "resumes deferred while a drain ran: $d; drains: $(h1 .ofc.drains); frames sent $(gojq -rs '"\((.[0] - .[1]) / 1e6) to \((.[2] - .[1]) / 1e6) ms"' <(head -n 1 "$WORK/sent") <(gojq -s 'map(.first_ns) | min' "$WORK/rcv.jsonl") <(tail -n 1 "$WORK/sent")) after the first datagram arrived"
 	[ "$d" -gt 0 ]
 	check_err $? "rx_deferred +$d"
 	log_test "resumes arrive during drains and wait for them (nested path)"

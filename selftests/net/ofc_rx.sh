@@ -50,7 +50,7 @@ inject() { LAST=$(nsx sw fcq-frame sw-h1 "$@" | tail -n 1); }
 settle() { sleep "${1:-0.3}"; }
 # Bytes flow $1 (a, b) had acknowledged in [$2, $3] ns.
 acked() {
-	jq -s --argjson a "$2" --argjson b "$3" '
+	gojq -s --argjson a "$2" --argjson b "$3" '
 		map(select(.ns >= $a and .ns <= $b)) |
 		if length < 2 then 0 else .[-1].acked - .[0].acked end' \
 		"$WORK/$1.jsonl"
@@ -118,9 +118,9 @@ resume_releases() {
 book_lists_pause() {
 	local held free
 	held_a
-	held=$(echo "$BOOK_HELD" | jq -c --arg k "$A_KEY" \
+	held=$(echo "$BOOK_HELD" | gojq -c --arg k "$A_KEY" \
 		'[.[] | select(.book == "rx" and .prio == 3 and .key == $k) | .state]')
-	free=$(echo "$BOOK_FREE" | jq --arg k "$A_KEY" '[.[] | select(.key == $k)] | length')
+	free=$(echo "$BOOK_FREE" | gojq --arg k "$A_KEY" '[.[] | select(.key == $k)] | length')
 	ktap_note "h1-eth's book while A was held: $BOOK_HELD; after its resume: $BOOK_FREE"
 	[ "$held" = '[["peer","applied"]]' ] && [ "$free" = 0 ]
 	check_err $? "A's entries while held: $held; after: $free"

@@ -150,8 +150,8 @@ no_drops() {
 incast_flows_complete() {
 	local completed
 	incast_run
-	completed=$(jq -s "map(select(.size == $BURST and .fct_ns)) | length" "$OUT/incast.jsonl")
-	ktap_note "incast FCT ms (min/max): $(jq -s '[map(select(.fct_ns) | .fct_ns / 1e6) | min, max] | map(floor?)' -c "$OUT/incast.jsonl")"
+	completed=$(gojq -s "map(select(.size == $BURST and .fct_ns)) | length" "$OUT/incast.jsonl")
+	ktap_note "incast FCT ms (min/max): $(gojq -s '[map(select(.fct_ns) | .fct_ns / 1e6) | min, max] | map(floor?)' -c "$OUT/incast.jsonl")"
 	[ "$completed" = 8 ]
 	check_err $? "only $completed"
 	log_test "all 8 incast flows completed"
@@ -218,7 +218,7 @@ xoff_xon_balanced() {
 # other runs). Samples the sampler wrote late, in a burst, are not
 # intervals (under 50 ms).
 rate() {
-	jq -s --argjson a "$1" --argjson b "$2" '
+	gojq -s --argjson a "$1" --argjson b "$2" '
 		map(select(.ns >= $a and .ns <= $b)) as $s |
 		[range(1; $s | length) as $i |
 		 ($s[$i].ns - $s[$i - 1].ns) as $dt | select($dt >= 5e7) |
@@ -229,7 +229,7 @@ rate() {
 # The longest gap (ms) between the victim's samples in [$1, $2] ns: a
 # guest that stood still shows here.
 gap() {
-	jq -s --argjson a "$1" --argjson b "$2" '
+	gojq -s --argjson a "$1" --argjson b "$2" '
 		map(select(.ns >= $a and .ns <= $b) | .ns) as $n |
 		[range(1; $n | length) as $i | $n[$i] - $n[$i - 1]] |
 		(max // 0) / 1e6 | floor' "$OUT/victim.jsonl"
@@ -238,10 +238,10 @@ gap() {
 victim_hol_blocked() {
 	local start end first epoch0 before during
 	incast_run
-	start=$(jq -s 'map(select(.fct_ns)) | .[0] | .start_ns + .connect_ns' "$OUT/incast_s1.jsonl")
-	end=$(jq -s 'map(select(.fct_ns)) | .[0] | .start_ns + .fct_ns' "$OUT/incast_s1.jsonl")
-	first=$(jq -s '.[0].ns' "$OUT/victim.jsonl")
-	epoch0=$(jq -s 'map(.start_ns) | min' "$OUT/incast.jsonl")
+	start=$(gojq -s 'map(select(.fct_ns)) | .[0] | .start_ns + .connect_ns' "$OUT/incast_s1.jsonl")
+	end=$(gojq -s 'map(select(.fct_ns)) | .[0] | .start_ns + .fct_ns' "$OUT/incast_s1.jsonl")
+	first=$(gojq -s '.[0].ns' "$OUT/victim.jsonl")
+	epoch0=$(gojq -s 'map(.start_ns) | min' "$OUT/incast.jsonl")
 	before=$(rate $((first + 500000000)) "$epoch0")
 	during=$(rate $((start + 100000000)) "$end")
 	ktap_note "victim goodput (median of 0.1 s samples): alone $before Mbit/s, during s1's incast flow ($(((end - start) / 1000000)) ms) $during Mbit/s (its max-min fair share: 87.5 Mbit/s); longest sample gap alone $(gap $((first + 500000000)) "$epoch0") ms, during $(gap $((start + 100000000)) "$end") ms"
@@ -259,12 +259,12 @@ pause_reaction_bounded() {
 	for s in $SENDERS; do pairs="$pairs sw-$s:$s-eth"; done
 	# shellcheck disable=SC2086
 	"$HERE/../lib/pause_reaction.py" "$OUT/trace" $pairs >"$OUT/reaction.json"
-	ktap_note "pause reaction (ns): $(jq -c 'del(.samples)' "$OUT/reaction.json")"
+	ktap_note "pause reaction (ns): $(gojq -c 'del(.samples)' "$OUT/reaction.json")"
 	# PFC frame + delay + one MTU frame (with Ethernet header and overhead)
 	bound=$((6720 + 50000 + (NET_MTU + 14 + 24) * 80))
 	ktap_note "model bound (PFC frame + delay + one $NET_MTU-byte frame): $bound ns"
-	n=$(jq .n "$OUT/reaction.json")
-	p50=$(jq '.p50 // 1e18' "$OUT/reaction.json")
+	n=$(gojq .n "$OUT/reaction.json")
+	p50=$(gojq '.p50 // 1e18' "$OUT/reaction.json")
 	[ "$n" -gt 0 ] && awk "BEGIN { exit !($p50 <= $bound + 1000000) }"
 	check_err $? "n=$n p50=$p50"
 	log_test "median pause reaction within the bound + 1 ms of software latency"

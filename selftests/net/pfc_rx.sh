@@ -53,7 +53,7 @@ settle() { sleep "${1:-0.3}"; }
 # The flow's goodput (Mbit/s) in [FROM, FROM + SECONDS], from its own
 # time-stamped samples: the shell is too slow under load to time it.
 goodput() {
-	jq -s --argjson a "$1" --argjson s "$2" '
+	gojq -s --argjson a "$1" --argjson s "$2" '
 		map(select(.ns >= $a and .ns <= $a + $s * 1e9)) |
 		if length < 2 then 0 else
 		(.[-1].acked - .[0].acked) * 8 / ((.[-1].ns - .[0].ns) / 1e9) / 1e6
@@ -120,7 +120,7 @@ flow_stopped() {
 	fi
 	wait "$FLOW"
 	cp "$WORK/flow.jsonl" "$OUT/"
-	last=$(jq -s '.[-1].ns // 0' "$WORK/flow.jsonl")
+	last=$(gojq -s '.[-1].ns // 0' "$WORK/flow.jsonl")
 	[ "$last" -ge $((BAD + 2000000000)) ] ||
 		ktap_note "the flow's last sample ($last ns) is before the end of the window after the bad frames ($((BAD + 2000000000)) ns)"
 	BASE=$(goodput $((EXPIRED - 800000000)) 0.8)
@@ -237,7 +237,7 @@ flow_survives_bad_frames() {
 	local after n
 	flow_stopped
 	after=$(goodput "$BAD" 2)
-	n=$(jq -s --argjson a "$BAD" 'map(select(.ns >= $a and .ns <= $a + 2e9)) | length' "$WORK/flow.jsonl")
+	n=$(gojq -s --argjson a "$BAD" 'map(select(.ns >= $a and .ns <= $a + 2e9)) | length' "$WORK/flow.jsonl")
 	ktap_note "goodput before the first pause: $BASE Mbit/s; in the 2 s after the bad frames: $after Mbit/s, $n samples (link: $RATE)"
 	[ "$BASE" -gt 0 ] && [ $((after * 100)) -ge $((BASE * RESUMED_PCT)) ]
 	check_err $? "$after Mbit/s, under $RESUMED_PCT % of $BASE"

@@ -264,11 +264,11 @@ keyed_frames_are_events() {
 	n=$(echo "$wire" | awk 'NF' | wc -l)
 	for side in keys_tx:sw-s1:sw keys_rx:s1-eth:s1; do
 		IFS=: read -r ev dev f <<<"$side"
-		miss=$(comm -23 <(echo "$wire") <(jq -r --arg e "$ev" --arg d "$dev" '
+		miss=$(comm -23 <(echo "$wire") <(gojq -r --arg e "$ev" --arg d "$dev" '
 			select(.event == $e and .dev == $d) |
 			"\(.seq) \(.frame) \(.all) \(.keys)"' \
 			"$WORK/events-$f.jsonl" | sort) | awk 'NF' | wc -l)
-		ktap_note "$ev on $dev: $(jq -c --arg e "$ev" --arg d "$dev" 'select(.event == $e and .dev == $d)' "$WORK/events-$f.jsonl" | wc -l) events (the capture began later), $miss of the $n frames captured not among them; the first: $(jq -c --arg e "$ev" --arg d "$dev" 'select(.event == $e and .dev == $d)' "$WORK/events-$f.jsonl" | head -n 1)"
+		ktap_note "$ev on $dev: $(gojq -c --arg e "$ev" --arg d "$dev" 'select(.event == $e and .dev == $d)' "$WORK/events-$f.jsonl" | wc -l) events (the capture began later), $miss of the $n frames captured not among them; the first: $(gojq -c --arg e "$ev" --arg d "$dev" 'select(.event == $e and .dev == $d)' "$WORK/events-$f.jsonl" | head -n 1)"
 		[ "$n" -gt 0 ] && [ "$miss" = 0 ]
 		check_err $? "$ev on $dev: $miss of $n frames missing$(sed 's/^/; /' "$WORK/monitor.err" 2>/dev/null | tr -d '\n')"
 	done
@@ -280,10 +280,10 @@ keyed_frames_are_events() {
 book_asks_upstream() {
 	local e
 	rounds_done
-	e=$(echo "$BOOK" | jq -c --arg k "$(addr s1)>$(addr r)" \
+	e=$(echo "$BOOK" | gojq -c --arg k "$(addr s1)>$(addr r)" \
 		'[.[] | select(.book == "tx" and .prio == 3 and .key == $k) | .state]' 2>/dev/null)
 	ktap_note "sw-s1's book (a sample): $(echo "$BOOK" | head -c 400)"
-	echo "$e" | jq -e 'length == 1 and (.[0] | index("want") and index("sent"))' >/dev/null
+	echo "$e" | gojq -e 'length == 1 and (.[0] | index("want") and index("sent"))' >/dev/null
 	check_err $? "s1 -> r in the TX book: ${e:-none}"
 	log_test "ofc: fcqctl book shows the switch asking s1 to hold s1 -> r"
 }
@@ -334,7 +334,7 @@ fafc_traffic() {
 fafcd_requests() {
 	kill -USR1 "$FAFCD"
 	sleep 0.5
-	jq '.requests' "$WORK/live.json"
+	gojq '.requests' "$WORK/live.json"
 }
 
 # fafcd across the modules' unload and reload, under traffic: it must
@@ -373,9 +373,9 @@ fafcd_reloaded() {
 genl_dumps_switch() {
 	local ports buffered
 	rounds_done
-	ports=$(echo "$DUMP" | jq '.[0].ports | length')
-	buffered=$(echo "$DUMP" | jq '.[0].used_max')
-	ktap_note "fcqctl during traffic: $(echo "$DUMP" | jq -c '.[0] | {switch, used, used_max, ports: (.ports | length)}')"
+	ports=$(echo "$DUMP" | gojq '.[0].ports | length')
+	buffered=$(echo "$DUMP" | gojq '.[0].used_max')
+	ktap_note "fcqctl during traffic: $(echo "$DUMP" | gojq -c '.[0] | {switch, used, used_max, ports: (.ports | length)}')"
 	[ "$ports" = 4 ] && [ "$buffered" -gt 0 ]
 	check_err $? "$DUMP"
 	log_test "generic netlink dumps the switch, its 4 ports and their buffers"

@@ -328,7 +328,7 @@ if [ -s "$dir/errors.txt" ]; then
 	head -n 5 "$dir/errors.txt" | sed 's/^/    /'
 fi
 
-# ---- every port's counters: one tc and one ip per namespace, one jq -----------
+# ---- every port's counters: one tc and one ip per namespace, one gojq -----------
 progress "collecting the statistics of $(awk '$1 == "port"' "$dir/net.txt" | wc -l) ports"
 {
 	for ns in $(awk '$1 == "port" { print $2 }' "$dir/net.txt" | sort -u); do
@@ -340,7 +340,7 @@ progress "collecting the statistics of $(awk '$1 == "port"' "$dir/net.txt" | wc 
 	done
 } >"$rdv/dump.json"
 awk '$1 == "port" { printf "%s %s\n", $2, $3 }' "$dir/net.txt" >"$rdv/ports"
-jq -s --rawfile ports "$rdv/ports" '
+gojq -s --rawfile ports "$rdv/ports" '
 	(map({key: .netns, value: .}) | from_entries) as $ns
 	| [ $ports | split("\n")[] | select(length > 0) | split(" ")
 	    | .[0] as $n | .[1] as $d
@@ -350,9 +350,9 @@ jq -s --rawfile ports "$rdv/ports" '
 		link: ([ $ns[$n].ip[] | select(.ifname == $d) ][0].stats64
 		       // null) } ]' "$rdv/dump.json" >"$dir/stats.json" ||
 	fail "could not assemble stats.json"
-drops=$(jq '[.[] | (.tc.drops // 0) + (.link.rx.dropped // 0) +
+drops=$(gojq '[.[] | (.tc.drops // 0) + (.link.rx.dropped // 0) +
 	(.link.tx.dropped // 0)] | add // 0' "$dir/stats.json")
-lost=$(jq -c --argjson t "$elapsed" '[.[] | select(.tc.tx_lag_ns != null) |
+lost=$(gojq -c --argjson t "$elapsed" '[.[] | select(.tc.tx_lag_ns != null) |
 	{port: "\(.netns)/\(.dev)", ns: .tc.tx_lag_ns}] | max_by(.ns) //
 	{port: null, ns: 0} | .share = (.ns / (([$t, 1] | max) * 1e9))' \
 	"$dir/stats.json")
@@ -374,7 +374,7 @@ if [ ${#paceds[@]} -gt 0 ]; then
 	for p in "${paceds[@]}"; do
 		read -r pname psrc _ <<<"$p"
 		read -r ns dev < <(awk -v h="$psrc" '$1 == "host" && $2 == h { print $3, $4 }' "$dir/net.txt")
-		one=$(jq -c -n --slurpfile snd "$dir/paced-$pname.json" \
+		one=$(gojq -c -n --slurpfile snd "$dir/paced-$pname.json" \
 			--slurpfile sinks "$dir/sinks.jsonl" \
 			--slurpfile st "$dir/stats.json" --arg name "$pname" \
 			--arg ns "$ns" --arg dev "$dev" --argjson w0 "$epoch" \
@@ -399,7 +399,7 @@ if [ ${#paceds[@]} -gt 0 ]; then
 			echo "paced $pname: no report of the stream from its sender and its sink" >>"$dir/errors.txt"
 			continue
 		fi
-		paced=$(echo "$paced" | jq -c --argjson o "$one" '. + [$o]')
+		paced=$(echo "$paced" | gojq -c --argjson o "$one" '. + [$o]')
 	done
 fi
 
@@ -416,19 +416,19 @@ lag=$(sort -k5,5n "$dir/lag.txt" | awk '
 			n, p50, p99, v[n], late
 	}')
 why=()
-late=$(echo "$lag" | jq .late) started=$(echo "$lag" | jq .flows)
+late=$(echo "$lag" | gojq .late) started=$(echo "$lag" | gojq .flows)
 if awk -v l="$late" -v n="$started" -v s=$LATE_SHARE 'BEGIN { exit !(l > s * n) }'; then
-	why+=("$late of $started flows started later than their own standalone FCT (start lag p99 $(echo "$lag" | jq '.p99_ns / 1e6') ms): their FCTs measure the emulation, not the scheme")
+	why+=("$late of $started flows started later than their own standalone FCT (start lag p99 $(echo "$lag" | gojq '.p99_ns / 1e6') ms): their FCTs measure the emulation, not the scheme")
 elif [ "$late" -gt 0 ]; then
-	say "$tag WARNING: $late of $started flows started later than their own standalone FCT (start lag max $(echo "$lag" | jq '.max_ns / 1e6') ms): its slowdown is inflated by as much"
+	say "$tag WARNING: $late of $started flows started later than their own standalone FCT (start lag max $(echo "$lag" | gojq '.max_ns / 1e6') ms): its slowdown is inflated by as much"
 fi
 if awk -v i="$idle" -v m=$IDLE_MIN 'BEGIN { exit !(i < m) }'; then
 	why+=("the CPU was idle only $idle of the time: the emulation was CPU-bound and every timer late; lower the rate or load, or raise the scale (~$suggest)")
 elif awk -v i="$idle" 'BEGIN { exit !(i < 0.1) }'; then
 	say "$tag WARNING: the CPU was idle only $idle of the time: close to CPU-bound"
 fi
-share=$(echo "$lost" | jq .share)
-lost_say="port $(echo "$lost" | jq -r .port) lost $(echo "$lost" | jq '.ns / 1e6 | floor') ms of link time to host stalls ($(awk -v s="$share" 'BEGIN { printf "%.1f", 100 * s }') % of the run)"
+share=$(echo "$lost" | gojq .share)
+lost_say="port $(echo "$lost" | gojq -r .port) lost $(echo "$lost" | gojq '.ns / 1e6 | floor') ms of link time to host stalls ($(awk -v s="$share" 'BEGIN { printf "%.1f", 100 * s }') % of the run)"
 if awk -v s="$share" -v m=$LOST_SHARE 'BEGIN { exit !(s > m) }'; then
 	why+=("$lost_say: the guest was not run in time, and flows through it took as much longer whatever the scheme")
 elif awk -v s="$share" -v m=$LOST_WARN 'BEGIN { exit !(s > m) }'; then
@@ -437,12 +437,12 @@ fi
 named="[]"
 for v in "${victims[@]}"; do
 	read -r vname _ <<<"$v"
-	named=$(echo "$named" | jq -c --arg n "$vname" --argjson m "$(jq -s \
+	named=$(echo "$named" | gojq -c --arg n "$vname" --argjson m "$(gojq -s \
 		'if length < 2 then 0 else (.[-1].acked - .[0].acked) * 8 /
 		 ((.[-1].ns - .[0].ns) / 1e9) / 1e6 end' "$dir/victim-$vname.jsonl")" \
 		'. + [{name: $n, mbps: $m}]')
 done
-jq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
+gojq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson c "$(wc -l <"$dir/fct.txt")" \
 	--argjson i "$(wc -l <"$dir/incomplete.txt")" --argjson d "$drops" \
 	--argjson t "$elapsed" --argjson named "$named" --argjson idle "$idle" \
@@ -458,7 +458,7 @@ jq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	  trusted: ($ARGS.positional | length == 0),
 	  untrusted: $ARGS.positional}' "${why[@]}" >"$dir/summary.json" ||
 	fail "could not write summary.json"
-progress "done in ${elapsed}s: $(jq -c '{completed, incomplete, reorders, drops, errors, cpu_idle, lag_p99_ms: ((.start_lag.p99_ns // 0) / 1e6), trusted}' "$dir/summary.json")"
+progress "done in ${elapsed}s: $(gojq -c '{completed, incomplete, reorders, drops, errors, cpu_idle, lag_p99_ms: ((.start_lag.p99_ns // 0) / 1e6), trusted}' "$dir/summary.json")"
 for w in "${why[@]}"; do
 	say "$tag WARNING: not trusted: $w"
 done
