@@ -100,14 +100,18 @@ no_ipv6() {
 	log_test "no IPv6 address in the fabric's namespaces"
 }
 
-# A leaf reaches remote hosts over both spines (ECMP).
+# A leaf reaches remote hosts over both spines (ECMP), hashing on the
+# 5-tuple (fib_multipath_hash_policy 1, which fcq-net sets in the leaf's
+# namespace only).
 leaf_ecmp() {
-	local n
+	local n h0 h1
 	leafspine_up
 	n=$(ip -n ${P}s8 route show 11.0.7.0/24 | grep -c nexthop)
-	[ "$n" = 2 ]
-	check_err $? "$(ip -n ${P}s8 route)"
-	log_test "leaf routes to a remote host over 2 next hops"
+	h1=$(ip netns exec ${P}s8 sysctl -n net.ipv4.fib_multipath_hash_policy)
+	h0=$(sysctl -n net.ipv4.fib_multipath_hash_policy)
+	[ "$n" = 2 ] && [ "$h1" = 1 ] && [ "$h0" = 0 ]
+	check_err $? "$n next hops, hash policy $h1 (outside: $h0): $(ip -n ${P}s8 route)"
+	log_test "leaf routes to a remote host over 2 next hops, by the 5-tuple"
 }
 
 # Base RTT: 2 links in a leaf, 4 across; each link 2 x 20 us + a 1538-
