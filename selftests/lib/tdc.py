@@ -44,11 +44,14 @@ def fresh_netns():
         raise OSError(err, 'unshare(CLONE_NEWNET): ' + os.strerror(err))
 
 
-def run(cmd, names):
+def expand(text, names):
     # Whole names only: $TC must not eat the start of $TCRAW.
-    cmd = re.sub(r'\$([A-Z][A-Z0-9_]*)',
-                 lambda m: names.get(m.group(1), m.group(0)), cmd)
-    proc = subprocess.run(['sh', '-c', cmd],
+    return re.sub(r'\$([A-Z][A-Z0-9_]*)',
+                  lambda m: names.get(m.group(1), m.group(0)), text)
+
+
+def run(cmd, names):
+    proc = subprocess.run(['sh', '-c', expand(cmd, names)],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           timeout=TIMEOUT, text=True)
     return proc.returncode, proc.stdout
@@ -89,10 +92,10 @@ def run_case(case, names):
     """Returns (ok, diagnostic lines)."""
     log = []
     fresh_netns()
-    base = ('link add {DEV0} type veth peer name {DEV1}\n'
-            'link add {DUMMY} type dummy\n'
-            'link set {DEV0} up\nlink set {DEV1} up\nlink set {DUMMY} up\n')
-    proc = subprocess.run(['ip', '-batch', '-'], input=base.format(**names),
+    base = ('link add $DEV0 type veth peer name $DEV1\n'
+            'link add $DUMMY type dummy\n'
+            'link set $DEV0 up\nlink set $DEV1 up\nlink set $DUMMY up\n')
+    proc = subprocess.run(['ip', '-batch', '-'], input=expand(base, names),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           timeout=TIMEOUT, text=True)
     if proc.returncode:

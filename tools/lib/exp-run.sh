@@ -328,7 +328,7 @@ if [ -s "$dir/errors.txt" ]; then
 	head -n 5 "$dir/errors.txt" | sed 's/^/    /'
 fi
 
-# ---- every port's counters: one tc and one ip per namespace, one gojq -----------
+# ---- every port's counters: one tc and one ip per namespace, one gojq -------
 progress "collecting the statistics of $(awk '$1 == "port"' "$dir/net.txt" | wc -l) ports"
 {
 	for ns in $(awk '$1 == "port" { print $2 }' "$dir/net.txt" | sort -u); do
