@@ -3,7 +3,7 @@
  * fcq-report - compare flow-control schemes run on the same experiment,
  * each run once per seed.
  *
- *   fcq-report [-o OUTDIR] [-t TITLE] [-p nearest|hpcc] DIR...
+ *   fcq-report [-o OUTDIR] [-t TITLE] [-p nearest|hpcc] [-s LABEL] DIR...
  *   fcq-report -h | --help
  *
  * Each DIR is a run (it holds fct.txt) or holds runs: its immediate
@@ -100,6 +100,18 @@
  * and after the first scheme "paired": {"vs": FIRST, "avg", "p50", "p95",
  * "p99"}}]}.
  *
+ * With -s LABEL, a sweep: a scheme named SERIES-N, or SERIES-N followed by
+ * letters ("flowsail-8q"), N >= 1, is the point of SERIES at LABEL = N
+ * (two schemes at one point, or no scheme so named, is an error); the
+ * other schemes are references. report.txt then has, for the <10KB avg,
+ * the <10KB p99 and all flows' avg slowdown, a table with a row per
+ * series and a column per N (the references' values in its title);
+ * report.json "sweep": {"label", "series": [{"name", "points": [{"x",
+ * "scheme"}]}]}; sweep.gp, with sweep-S.dat per series, draws sweep.png:
+ * a panel per statistic against N on a log2 axis, a line per series with
+ * its 95 % intervals, the references as dashed lines at their means.
+ * Without -s, an old sweep.png in OUTDIR is removed.
+ *
  * Exit status: 0 done; 1 unreadable input (the message names the file and,
  * where there is one, the line), an output that cannot be written, or
  * gnuplot failed; 2 usage error; 3 done, with a warning above.
@@ -132,6 +144,7 @@ enum {
 	NGROUPS
 };
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define FIRST_BUCKET	G_LT10K
 #define NBUCKETS	4
 #define NPCT		3
@@ -224,7 +237,8 @@ static bool any_incast, any_lag;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: fcq-report [-o OUTDIR] [-t TITLE] [-p nearest|hpcc] DIR...\n"
+		"usage: fcq-report [-o OUTDIR] [-t TITLE] [-p nearest|hpcc] [-s LABEL]\n"
+		"                  DIR...\n"
 		"       fcq-report -h | --help\n"
 		"  DIR: a run (scheme, fct.txt in HPCC's columns, optional\n"
 		"       summary.json, stats.json, seed), or a directory of runs\n"
@@ -235,6 +249,8 @@ static void usage(FILE *f)
 		"  -t TITLE   the figure's and the report's title\n"
 		"  -p RULE    percentiles: nearest (default, the ceil(P/100*n)-th\n"
 		"             smallest) or hpcc (fct_analysis.py's a[int(n*p)])\n"
+		"  -s LABEL   a sweep: schemes named SERIES-N (flowsail-8q) plotted\n"
+		"             against LABEL = N in sweep.png, tabulated in the report\n"
 		"  -h, --help print this help and exit\n"
 		"Exit status: 0 done, 1 error, 2 usage, 3 done with a warning\n"
 		"(an untrusted run, schemes that replayed different flows).\n");
@@ -1102,6 +1118,194 @@ static void t_print(FILE *f, struct table *t)
 	t->ncell = 0;
 }
 
+/* ---- the sweep (-s LABEL) --------------------------------------------- */
+
+/*
+ * With -s, a scheme named SERIES-N, or SERIES-N followed by letters
+ * ("flowsail-8q"), is the point of SERIES at LABEL = N (N >= 1); the
+ * others are references. What the sweep shows of each point: the short
+ * flows' avg and p99 and all flows' avg slowdown.
+ */
+static const struct {
+	int group, field;	/* field: as agg_group()'s */
+} sweep_metric[] = {
+	{ G_LT10K, 1 }, { G_LT10K, 4 }, { G_ALL, 1 },
+};
+
+#define NSWEEP_METRICS	ARRAY_SIZE(sweep_metric)
+
+struct sweep_pt {
+	unsigned long x;
+	size_t scheme;
+};
+
+struct series {
+	char *name;
+	struct sweep_pt *pt;	/* ascending x */
+	size_t npt;
+};
+
+static const char *sweep_label;	/* -s */
+static struct series *series;
+static size_t nseries;
+
+static const char *metric_name(size_t m)
+{
+	static char buf[NSWEEP_METRICS][32];
+	int f = sweep_metric[m].field;
+
+	snprintf(buf[m], sizeof(buf[m]), "%s %s",
+		 group_name[sweep_metric[m].group],
+		 f == 1 ? "avg" : pct_name[f - 2]);
+	return buf[m];
+}
+
+static bool parse_point(const char *name, size_t *len, unsigned long *x)
+{
+	const char *dash = strrchr(name, '-');
+	char *end;
+
+	if (!dash || dash == name || !isdigit((unsigned char)dash[1]))
+		return false;
+	errno = 0;
+	*x = strtoul(dash + 1, &end, 10);
+	if (errno || !*x)
+		return false;
+	for (; *end; end++)
+		if (!isalpha((unsigned char)*end))
+			return false;
+	*len = dash - name;
+	return true;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct sweep_pt *p = a, *q = b;
+
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+static bool in_sweep(size_t scheme)
+{
+	size_t s, j;
+
+	for (s = 0; s < nseries; s++)
+		for (j = 0; j < series[s].npt; j++)
+			if (series[s].pt[j].scheme == scheme)
+				return true;
+	return false;
+}
+
+static void find_series(void)
+{
+	unsigned long x;
+	size_t i, s, len;
+
+	for (i = 0; i < nschemes; i++) {
+		const char *name = schemes[i].name;
+		struct series *se;
+
+		if (!parse_point(name, &len, &x))
+			continue;
+		for (s = 0; s < nseries; s++)
+			if (strlen(series[s].name) == len &&
+			    !strncmp(series[s].name, name, len))
+				break;
+		if (s == nseries) {
+			series = xrealloc(series, (nseries + 1) * sizeof(*series));
+			series[nseries] = (struct series){
+				.name = strndup(name, len) };
+			if (!series[nseries++].name)
+				die("out of memory");
+		}
+		se = &series[s];
+		se->pt = xrealloc(se->pt, (se->npt + 1) * sizeof(*se->pt));
+		se->pt[se->npt++] = (struct sweep_pt){ .x = x, .scheme = i };
+	}
+	if (!nseries)
+		die("-s %s: no scheme is named SERIES-N (flowsail-8q: series flowsail at %s 8)",
+		    sweep_label, sweep_label);
+	for (s = 0; s < nseries; s++) {
+		qsort(series[s].pt, series[s].npt, sizeof(*series[s].pt),
+		      cmp_point);
+		for (i = 1; i < series[s].npt; i++)
+			if (series[s].pt[i].x == series[s].pt[i - 1].x)
+				die("-s %s: schemes %s and %s are both %s at %lu",
+				    sweep_label,
+				    schemes[series[s].pt[i - 1].scheme].name,
+				    schemes[series[s].pt[i].scheme].name,
+				    series[s].name, series[s].pt[i].x);
+	}
+}
+
+/* Every series' values of @label, ascending, without repeats. */
+static size_t sweep_xs(unsigned long *xs)
+{
+	size_t s, j, k, n = 0;
+
+	for (s = 0; s < nseries; s++)
+		for (j = 0; j < series[s].npt; j++) {
+			for (k = 0; k < n && xs[k] < series[s].pt[j].x; k++)
+				;
+			if (k < n && xs[k] == series[s].pt[j].x)
+				continue;
+			memmove(&xs[k + 1], &xs[k], (n - k) * sizeof(*xs));
+			xs[k] = series[s].pt[j].x;
+			n++;
+		}
+	return n;
+}
+
+static struct agg sweep_agg(size_t scheme, size_t m)
+{
+	return agg_group(&schemes[scheme], sweep_metric[m].group,
+			 sweep_metric[m].field);
+}
+
+/* One table per metric: a row per series, a column per value of LABEL. */
+static void write_sweep_text(FILE *f)
+{
+	unsigned long xs[nschemes];
+	struct table t = { 0 };
+	size_t nx = sweep_xs(xs), m, s, j, k, i;
+	struct agg a;
+
+	for (m = 0; m < NSWEEP_METRICS; m++) {
+		fprintf(f, "\nsweep: %s slowdown against %s", metric_name(m),
+			sweep_label);
+		for (i = 0, k = 0; i < nschemes; i++) {
+			if (in_sweep(i))
+				continue;
+			a = sweep_agg(i, m);
+			fprintf(f, "%s %s ", k++ ? "," : " (others:",
+				schemes[i].name);
+			if (a.n >= 2)
+				fprintf(f, "%.3f\u00b1%.3f", a.mean, a.half);
+			else if (a.n)
+				fprintf(f, "%.3f", a.mean);
+			else
+				fputc('-', f);
+		}
+		fprintf(f, "%s\n", k ? ")" : "");
+		t.ncol = 1 + nx;
+		t_add(&t, "series");
+		for (k = 0; k < nx; k++)
+			t_add(&t, "%lu", xs[k]);
+		for (s = 0; s < nseries; s++) {
+			t_add(&t, "%s", series[s].name);
+			for (k = 0, j = 0; k < nx; k++) {
+				if (j < series[s].npt && series[s].pt[j].x == xs[k]) {
+					a = sweep_agg(series[s].pt[j++].scheme, m);
+					t_agg(&t, &a, 3, 3);
+				} else {
+					t_add(&t, "-");
+				}
+			}
+		}
+		t_print(f, &t);
+	}
+}
+
 static const char *rule_text(void)
 {
 	return hpcc_rule ?
@@ -1164,6 +1368,9 @@ static void write_text(FILE *f, const char *title)
 		}
 		t_print(f, &t);
 	}
+
+	if (sweep_label)
+		write_sweep_text(f);
 
 	if (nschemes > 1) {
 		fprintf(f, "\nslowdown of all flows minus %s's, seed by seed (paired: the same seed replays\n"
@@ -1370,6 +1577,33 @@ static json_object *run_json(const struct run *s)
 	return o;
 }
 
+static json_object *sweep_json(void)
+{
+	json_object *o = json_object_new_object(), *arr, *se, *pts, *pt;
+	size_t s, j;
+
+	add(o, "label", json_object_new_string(sweep_label));
+	arr = json_object_new_array();
+	for (s = 0; s < nseries; s++) {
+		se = json_object_new_object();
+		add(se, "name", json_object_new_string(series[s].name));
+		pts = json_object_new_array();
+		for (j = 0; j < series[s].npt; j++) {
+			const struct sweep_pt *p = &series[s].pt[j];
+
+			pt = json_object_new_object();
+			add(pt, "x", json_object_new_uint64(p->x));
+			add(pt, "scheme",
+			    json_object_new_string(schemes[p->scheme].name));
+			json_object_array_add(pts, pt);
+		}
+		add(se, "points", pts);
+		json_object_array_add(arr, se);
+	}
+	add(o, "series", arr);
+	return o;
+}
+
 static void write_json(const char *path, const char *title)
 {
 	json_object *top = json_object_new_object(), *arr, *w, *rs, *groups;
@@ -1386,6 +1620,8 @@ static void write_json(const char *path, const char *title)
 	add(top, "interval",
 	    json_object_new_string("95 % Student t over a scheme's runs: ci95 is its half-width"));
 	add(top, "trusted", json_object_new_boolean(!nwarnings));
+	if (sweep_label)
+		add(top, "sweep", sweep_json());
 	w = json_object_new_array();
 	add(top, "warnings", w);
 	for (i = 0; i < nwarnings; i++)
@@ -1494,14 +1730,16 @@ static void close_out(FILE *f, const char *path)
 		die("%s: write error", path);
 }
 
+/* Okabe-Ito colours, which stay apart for colour-blind readers. */
+static const char *const colour[] = {
+	"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+	"#e69f00", "#56b4e9", "#000000", "#999999",
+};
+
+static const int point[] = { 7, 5, 9, 13, 11, 3, 1, 2 };
+
 static void write_plot(const char *outdir, const char *title)
 {
-	/* Okabe-Ito colours, which stay apart for colour-blind readers. */
-	static const char *const colour[] = {
-		"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-		"#e69f00", "#56b4e9", "#000000", "#999999",
-	};
-	static const int point[] = { 7, 5, 9, 13, 11, 3, 1, 2 };
 	double ymax = 1, room;
 	bool any;
 	char *path, dat[48];
@@ -1607,12 +1845,113 @@ static void write_plot(const char *outdir, const char *title)
 	free(path);
 }
 
-static void run_gnuplot(const char *outdir)
+/*
+ * sweep.gp and its data files sweep-S.dat (S = the series' position, from
+ * 1): a panel per metric against LABEL on a log2 axis, a line per series
+ * with the 95 % intervals as error bars, the other schemes as dashed
+ * horizontal lines at their means.
+ */
+static void write_sweep_plot(const char *outdir, const char *title)
 {
-	char *png = path_of(outdir, "slowdown.png");
+	unsigned long xs[nschemes];
+	size_t nx = sweep_xs(xs), s, j, m, i, n;
+	double ymax = 1;
+	char *path, dat[48];
+	struct agg a;
+	FILE *f;
+
+	for (s = 0; s < nseries; s++) {
+		snprintf(dat, sizeof(dat), "sweep-%zu.dat", s + 1);
+		path = path_of(outdir, dat);
+		f = create(path);
+		fprintf(f, "# fcq-report: series %s against %s\n# x", series[s].name,
+			sweep_label);
+		for (m = 0; m < NSWEEP_METRICS; m++)
+			fprintf(f, " \"%s\" low high", metric_name(m));
+		fprintf(f, ": means over the runs, low/high their 95 %% interval (at least 1)\n");
+		for (j = 0; j < series[s].npt; j++) {
+			fprintf(f, "%lu", series[s].pt[j].x);
+			for (m = 0; m < NSWEEP_METRICS; m++) {
+				a = sweep_agg(series[s].pt[j].scheme, m);
+				if (!a.n) {
+					fprintf(f, " NaN NaN NaN");
+					continue;
+				}
+				fprintf(f, " %.9g %.9g %.9g", a.mean,
+					fmax(1, a.mean - a.half), a.mean + a.half);
+				ymax = fmax(ymax, a.mean + a.half);
+			}
+			fputc('\n', f);
+		}
+		close_out(f, path);
+		free(path);
+	}
+	for (i = 0; i < nschemes; i++)
+		for (m = 0; m < NSWEEP_METRICS && !in_sweep(i); m++)
+			ymax = fmax(ymax, sweep_agg(i, m).mean);
+
+	path = path_of(outdir, "sweep.gp");
+	f = create(path);
+	fprintf(f, "# fcq-report: slowdown against %s, means over runs with 95 %% "
+		"intervals; run: gnuplot sweep.gp\n", sweep_label);
+	fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		   "\tset terminal pngcairo size 1500,500 noenhanced font 'sans,11'\n"
+		   "} else {\n"
+		   "\tset terminal png size 1500,500 noenhanced\n"
+		   "}\n"
+		   "set output 'sweep.png'\n");
+	fprintf(f, "set multiplot layout 1,3 title ");
+	gp_str(f, title ? title : "slowdown");
+	fprintf(f, " font ',14'\nset logscale xy 2\nset format y '%%g'\n");
+	fprintf(f, "set yrange [0.9:%.6g]\n", pow(2, ceil(log2(ymax) + 0.5)));
+	fprintf(f, "set xrange [%.6g:%.6g]\n", xs[0] / 1.4, xs[nx - 1] * 1.4);
+	fprintf(f, "set xtics (");
+	for (j = 0; j < nx; j++)
+		fprintf(f, "%s'%lu' %lu", j ? ", " : "", xs[j], xs[j]);
+	fprintf(f, ")\nset xlabel ");
+	gp_str(f, sweep_label);
+	fprintf(f, "\nset ylabel 'slowdown (FCT / ideal FCT), mean and 95%% CI'\n"
+		   "set grid xtics ytics\n"
+		   "set bars 2\n"
+		   "set key top right opaque samplen 3\n");
+	for (m = 0; m < NSWEEP_METRICS; m++) {
+		fprintf(f, "set title '%s slowdown'\nplot ", metric_name(m));
+		for (s = 0; s < nseries; s++) {
+			fprintf(f, "%s'sweep-%zu.dat' using 1:%zu:%zu:%zu with yerrorlines",
+				s ? ", \\\n\t" : "", s + 1, 2 + 3 * m,
+				3 + 3 * m, 4 + 3 * m);
+			fprintf(f, " lw 2 lc rgb '%s' pt %d ps 1.4 title ",
+				colour[s % 8], point[s % 8]);
+			gp_str(f, series[s].name);
+		}
+		for (i = 0, n = 0; i < nschemes; i++) {
+			if (in_sweep(i))
+				continue;
+			a = sweep_agg(i, m);
+			if (!a.n)
+				continue;
+			fprintf(f, ", \\\n\t%.9g with lines lw 2 dt 2 lc rgb '%s' title ",
+				a.mean, colour[(nseries + n++) % 8]);
+			gp_str(f, schemes[i].name);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "unset multiplot\n");
+	close_out(f, path);
+	free(path);
+}
+
+/* gnuplot @base.gp in @outdir, which draws @base.png. */
+static void run_gnuplot(const char *outdir, const char *base)
+{
+	char gp[32], name[32], *png;
 	struct stat st;
 	int status;
 	pid_t pid;
+
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	snprintf(name, sizeof(name), "%s.png", base);
+	png = path_of(outdir, name);
 
 	/* Never leave an old figure behind that looks like this run's. */
 	if (unlink(png) && errno != ENOENT)
@@ -1627,7 +1966,7 @@ static void run_gnuplot(const char *outdir)
 				strerror(errno));
 			_exit(127);
 		}
-		execlp("gnuplot", "gnuplot", "slowdown.gp", (char *)NULL);
+		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
 		fprintf(stderr, "fcq-report: cannot run gnuplot (Debian: gnuplot-nox): %s\n",
 			strerror(errno));
 		_exit(127);
@@ -1638,13 +1977,13 @@ static void run_gnuplot(const char *outdir)
 		/* A figure cut short by an error is no result either. */
 		unlink(png);
 		free(png);
-		die("gnuplot %s/slowdown.gp failed (%s %d): no slowdown.png; "
+		die("gnuplot %s/%s failed (%s %d): no %s; "
 		    "report.txt and report.json are written",
-		    outdir, WIFEXITED(status) ? "exit status" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		    outdir, gp, WIFEXITED(status) ? "exit status" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), name);
 	}
 	if (stat(png, &st) || !st.st_size)
-		die("gnuplot %s/slowdown.gp wrote no %s", outdir, png);
+		die("gnuplot %s/%s wrote no %s", outdir, gp, png);
 	free(png);
 }
 
@@ -1730,7 +2069,7 @@ static void group_runs(void)
 int main(int argc, char **argv)
 {
 	const char *outdir = ".", *title = NULL;
-	char *txt, *path, *report = NULL;
+	char *txt, *path, *path2, *report = NULL;
 	size_t len = 0, i;
 	FILE *f;
 	int c;
@@ -1740,10 +2079,13 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 
-	while ((c = getopt_long(argc, argv, "ho:t:p:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:t:p:s:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outdir = optarg;
+			break;
+		case 's':
+			sweep_label = optarg;
 			break;
 		case 't':
 			title = optarg;
@@ -1765,7 +2107,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc || !*outdir) {
+	if (optind >= argc || !*outdir || (sweep_label && !*sweep_label)) {
 		usage(stderr);
 		return 2;
 	}
@@ -1784,6 +2126,8 @@ int main(int argc, char **argv)
 		group_stats(s);
 	}
 	group_runs();
+	if (sweep_label)
+		find_series();
 	find_warnings();
 
 	if (mkdir(outdir, 0777) && errno != EEXIST)
@@ -1802,8 +2146,16 @@ int main(int argc, char **argv)
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	write_json(path, title);
 	write_plot(outdir, title);
+	if (sweep_label)
+		write_sweep_plot(outdir, title);
 	fputs(report, stdout);
-	run_gnuplot(outdir);
+	run_gnuplot(outdir, "slowdown");
+	path2 = path_of(outdir, "sweep.png");
+	if (sweep_label)
+		run_gnuplot(outdir, "sweep");
+	else if (unlink(path2) && errno != ENOENT)	/* not this report's */
+		die("%s: %s", path2, strerror(errno));
+	free(path2);
 	for (i = 0; i < nwarnings; i++)
 		fprintf(stderr, "fcq-report: WARNING: %s\n", warnings[i]);
 
@@ -1821,6 +2173,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < nschemes; i++)
 		free(schemes[i].run);
 	free(schemes);
+	for (i = 0; i < nseries; i++) {
+		free(series[i].name);
+		free(series[i].pt);
+	}
+	free(series);
 	free(runs);
 	for (i = 0; i < nwarnings; i++)
 		free(warnings[i]);

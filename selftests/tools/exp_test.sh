@@ -6,7 +6,9 @@
 # command per run and exits). Every file in experiments/ gives one run per
 # scheme and seed, each scheme with the same seeds; a flows file named with
 # "%s" must exist for every seed, and a missing one is an error naming it
-# before anything runs. Host-side, about a second.
+# before anything runs. --report compares runs already there, in the
+# file's order, with the sweep the file asks for. Host-side, about a
+# second.
 set -u
 
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
@@ -14,6 +16,7 @@ ALL_TESTS="
 	every_file_parses
 	flows_per_seed
 	flows_per_seed_missing
+	report_order_sweep
 "
 USAGE_MORE="TAP on stdout."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -98,6 +101,41 @@ flows_per_seed_missing() {
 	[ ! -s "$W/jobs" ]
 	check_err $? "it printed runs anyway"
 	log_test "flows flow-%s.txt without the file of seed 5: an error naming it"
+}
+
+# --report over E3's twelve schemes, one seed each, fct.txt written here
+# (scheme I: every flow at slowdown I): the report lists them in the
+# file's order (scheme-10 after scheme-9, not after scheme-1), and the
+# file's "sweep queues" gives its tables and sweep.png.
+report_order_sweep() {
+	local f=$TOP/experiments/flowsail-e3.exp i n d rc order want row
+	if [ ! -x "$TOP/build/tools/fcq-report" ]; then
+		ktap_skip "--report: schemes in the file's order, and the file's sweep" \
+			"no build/tools/fcq-report (make tools)"
+		return
+	fi
+	want=$(awk '$1 == "scheme" { print $2 }' "$f" | tr '\n' ' ')
+	i=0
+	for n in $want; do
+		i=$((i + 1))
+		d=$W/rep/scheme-$i-$n/seed-1
+		mkdir -p "$d"
+		echo "$n" >"$d/scheme"
+		printf '0b000101 0b000201 10000 100 5000 2000000000 %d 20000\n' \
+			$((20000 * i)) >"$d/fct.txt"
+	done
+	"$EXP" --report --out "$W/rep" "$f" >"$W/out.txt" 2>"$W/err"
+	rc=$?
+	order=$(jq -r '[.schemes[].scheme] | join(" ")' "$W/rep/report.json" 2>/dev/null)
+	row=$(sed -n '/^sweep: <10KB avg slowdown against queues/,/^$/p' "$W/rep/report.txt" |
+		awk '$1 == "flowsail" { $1 = ""; print }')
+	ktap_note "order: $order"
+	ktap_note "flowsail's short flows, 2 to 32 queues:$row"
+	[ $rc = 0 ] && [ "$order " = "$want" ] &&
+		[ "$row" = " 3.000 5.000 7.000 9.000 11.000" ] &&
+		[ -s "$W/rep/sweep.png" ] && grep -q "sweep.png" "$W/out.txt"
+	check_err $? "exit $rc: $(head -n 2 "$W/err")"
+	log_test "--report: schemes in the file's order, and the file's sweep"
 }
 
 tests_run

@@ -33,6 +33,9 @@ ALL_TESTS="
 	untrusted_warning
 	seed_flows_differ
 	paired
+	sweep_table
+	sweep_plot
+	sweep_errors
 "
 USAGE_MORE="TAP on stdout. KEEP=1 keeps the work directory."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -489,6 +492,98 @@ paired() {
 		grep -q "minus pfc's, seed by seed" "$WORK/un/report.txt"
 	check_err $? "$got"
 	log_test "paired: the difference from the first scheme over the seeds both ran"
+}
+
+# ---- a sweep (-s) ----------------------------------------------------------
+# bfc at 8 and 2 queues (in that order; three seeds at 8), fs at 4, pfc
+# a reference; "bfc-x2" and "fs-4q-po" are no points (references too).
+# Reported in $WORK/sw (exit SW_RC).
+SW=$WORK/swruns
+sweep_runs() {
+	local s
+	[ -z "${SW_RC:-}" ] || return 0
+	mkrun "$SW/scheme-1-pfc" pfc 11 0.7 40
+	mkrun "$SW/scheme-3-bfc-2q" bfc-2q 22 0.6 30
+	for s in 1 2 3; do
+		mkrun "$SW/scheme-2-bfc-8q/seed-$s" bfc-8q $((33 + s)) 0.5 $((5 * s))
+		echo $s >"$SW/scheme-2-bfc-8q/seed-$s/seed"
+	done
+	mkrun "$SW/scheme-4-fs-4q" fs-4q 44 0.3 4
+	mkrun "$SW/scheme-5-fs-4q-po" fs-4q-po 55 0.4 6
+	mkrun "$SW/scheme-6-bfc-x2" bfc-x2 66 0.4 6
+	"$REPORT" -s "queues per port" -o "$WORK/sw" "$SW"/scheme-* >/dev/null 2>"$WORK/sw.err"
+	SW_RC=$?
+}
+
+# The table of the short flows' p99: a row per series, a column per N,
+# "-" where a series has no point, the references in its title; each cell
+# the <10KB p99 recomputed here (bfc-8q: the mean over its seeds).
+sweep_table() {
+	local rows title bfc fs want2 want4 want8 vals=() s m h
+	sweep_runs
+	rows=$(sed -n '/^sweep: <10KB p99 slowdown against queues per port/,/^$/p' "$WORK/sw/report.txt")
+	title=$(echo "$rows" | head -n 1)
+	bfc=$(echo "$rows" | awk '$1 == "bfc" { print $2, $3, $4 }')
+	fs=$(echo "$rows" | awk '$1 == "fs" { print $2, $3, $4 }')
+	for s in 1 2 3; do
+		awk '$5 < 10000' "$SW/scheme-2-bfc-8q/seed-$s/fct.txt" >"$WORK/sw-small.txt"
+		vals+=("$(pct "$WORK/sw-small.txt" 99)")
+	done
+	read -r m h <<<"$(ci "$(tq 2)" "${vals[@]}")"
+	want8=$(printf '%.3f\u00b1%.3f' "$m" "$h")
+	awk '$5 < 10000' "$SW/scheme-3-bfc-2q/fct.txt" >"$WORK/sw-small.txt"
+	want2=$(printf '%.3f' "$(pct "$WORK/sw-small.txt" 99)")
+	awk '$5 < 10000' "$SW/scheme-4-fs-4q/fct.txt" >"$WORK/sw-small.txt"
+	want4=$(printf '%.3f' "$(pct "$WORK/sw-small.txt" 99)")
+	ktap_note "$title"
+	ktap_note "bfc: $bfc (want $want2 - $want8); fs: $fs (want - $want4 -)"
+	[ "$SW_RC" = 0 ] &&
+		echo "$rows" | sed -n 2p | grep -q '^series  *2  *4  *8$' &&
+		[ "$bfc" = "$want2 - $want8" ] && [ "$fs" = "- $want4 -" ] &&
+		[[ "$title" == *"(others: pfc "*", fs-4q-po "*", bfc-x2 "*")" ]] &&
+		[ "$(grep -c '^sweep: ' "$WORK/sw/report.txt")" = 3 ]
+	check_err $? "exit $SW_RC: $(cat "$WORK/sw.err")"
+	log_test "-s: per statistic a table of the series against N, references named"
+}
+
+# The figure, its data and report.json's map of the series.
+sweep_plot() {
+	local series dat
+	sweep_runs
+	series=$(jq -c '.sweep | [.label, (.series[] | .name, [.points[] | "\(.x):\(.scheme)"])]' "$WORK/sw/report.json")
+	dat=$(grep -v '^#' "$WORK/sw/sweep-1.dat" | awk '{ print $1, NF }' | tr '\n' ' ')
+	ktap_note "report.json: $series; sweep-1.dat: $dat"
+	ktap_note "sweep.png: $(file -b "$WORK/sw/sweep.png" 2>&1)"
+	[ "$series" = '["queues per port","bfc",["2:bfc-2q","8:bfc-8q"],"fs",["4:fs-4q"]]' ] &&
+		[ "$dat" = "2 10 8 10 " ] &&
+		file -b "$WORK/sw/sweep.png" | grep -q '^PNG image data, 1500 x 500'
+	check_err $? "exit $SW_RC"
+	log_test "-s: sweep.png (1500x500) from sweep-S.dat, the series in report.json"
+}
+
+# Two schemes at one point, or no scheme to sweep: exit 1 and why, no
+# report; without -s, an old sweep.png goes.
+sweep_errors() {
+	local rc1 err1 rc2 err2 rc3
+	sweep_runs
+	mkrun "$WORK/sw-dup/scheme-1-bfc-2" bfc-2 1 0.5 5
+	"$REPORT" -s queues -o "$WORK/sw-dup-out" "$SW/scheme-3-bfc-2q" "$WORK/sw-dup/scheme-1-bfc-2" >/dev/null 2>"$WORK/err"
+	rc1=$? err1=$(cat "$WORK/err")
+	"$REPORT" -s queues -o "$WORK/sw-none" "$SW/scheme-1-pfc" >/dev/null 2>"$WORK/err"
+	rc2=$? err2=$(cat "$WORK/err")
+	cp -r "$WORK/sw" "$WORK/sw-again"
+	"$REPORT" -o "$WORK/sw-again" "$SW"/scheme-* >/dev/null 2>&1
+	rc3=$?
+	ktap_note "$err1"
+	ktap_note "$err2"
+	[ $rc1 = 1 ] && [[ $err1 == *"bfc-2q and bfc-2 are both bfc at 2"* ]] &&
+		[ ! -e "$WORK/sw-dup-out" ] &&
+		[ $rc2 = 1 ] && [[ $err2 == *"-s queues: no scheme is named SERIES-N"* ]] &&
+		[ ! -e "$WORK/sw-none" ] &&
+		[ $rc3 = 0 ] && [ ! -e "$WORK/sw-again/sweep.png" ] &&
+		! grep -q '^sweep: ' "$WORK/sw-again/report.txt"
+	check_err $? "exit $rc1, $rc2, $rc3"
+	log_test "-s: two schemes at one N or none to sweep exit 1; without -s no sweep.png"
 }
 
 tests_run
