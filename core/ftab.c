@@ -15,9 +15,17 @@ u32 fcq_ftab_cap(u32 cap)
 	return c;
 }
 
+/* Where the bitmap starts in the table's memory: after the entries. */
+static size_t used_offset(u32 cap, u32 esize)
+{
+	return ((size_t)cap * esize + 7) & ~(size_t)7;
+}
+
 size_t fcq_ftab_size(u32 cap, u32 esize)
 {
-	return (size_t)fcq_ftab_cap(cap) * esize;
+	u32 c = fcq_ftab_cap(cap);
+
+	return c ? used_offset(c, esize) + (c + 63) / 64 * sizeof(u64) : 0;
 }
 
 void fcq_ftab_init(struct fcq_ftab *t, void *mem, u32 cap, u32 esize,
@@ -25,6 +33,7 @@ void fcq_ftab_init(struct fcq_ftab *t, void *mem, u32 cap, u32 esize,
 {
 	memset(mem, 0, fcq_ftab_size(cap, esize));
 	t->mem = mem;
+	t->used = (u64 *)((u8 *)mem + used_offset(fcq_ftab_cap(cap), esize));
 	t->esize = esize;
 	t->nbuckets = fcq_ftab_cap(cap) / FCQ_FTAB_WAYS;
 	t->seed = seed;
@@ -83,6 +92,8 @@ struct fcq_fent *fcq_ftab_get(struct fcq_ftab *t, const struct fcq_fkey *k,
 	hole->hash = hash;
 	hole->tag = tag;
 	hole->used = 1;
+	i = fcq_ftab_slot(t, hole);
+	t->used[i / 64] |= 1ULL << (i % 64);
 	t->n++;
 	*created = true;
 	return hole;
@@ -90,21 +101,31 @@ struct fcq_fent *fcq_ftab_get(struct fcq_ftab *t, const struct fcq_fkey *k,
 
 void fcq_ftab_put(struct fcq_ftab *t, struct fcq_fent *e)
 {
+	u32 i = fcq_ftab_slot(t, e);
+
+	t->used[i / 64] &= ~(1ULL << (i % 64));
 	memset(e, 0, t->esize);
 	t->n--;
 }
 
+/* A word of the bitmap at a time: slots past the capacity are never set. */
 struct fcq_fent *fcq_ftab_next(struct fcq_ftab *t, u32 *i)
 {
-	u32 end = t->nbuckets * FCQ_FTAB_WAYS;
-	struct fcq_fent *e;
+	u32 end = t->nbuckets * FCQ_FTAB_WAYS, w = *i / 64;
+	u64 bits;
 
-	for (; *i < end; (*i)++) {
-		e = fcq_ftab_at(t, *i);
-		if (e->used)
-			return e;
+	if (*i >= end)
+		return NULL;
+	bits = t->used[w] & (~0ULL << (*i % 64));
+	while (!bits) {
+		if (++w >= (end + 63) / 64) {
+			*i = end;
+			return NULL;
+		}
+		bits = t->used[w];
 	}
-	return NULL;
+	*i = w * 64 + fcq_ctz64(bits);
+	return fcq_ftab_at(t, *i);
 }
 
 /* The entries of @k from slot *@i to the end of its bucket. */

@@ -10,6 +10,10 @@
  * identity, so all entries of one key (one per tag) share its bucket and
  * fcq_ftab_for_each_key() finds them in one bucket scan.
  *
+ * A bitmap of the used slots, after the entries in the same memory, lets a
+ * walk of the table (fcq_ftab_for_each()) skip 64 free slots per word: it
+ * costs the used entries and a word per 64 slots, not every slot.
+ *
  * The caller's entry type embeds struct fcq_fent first; @esize is its size.
  * Slots are 0-based. The capacity is rounded up to a power of two (at least
  * one bucket of 8), so that the bucket is the hash masked, and is at most
@@ -35,6 +39,7 @@ struct fcq_fent {
 
 struct fcq_ftab {
 	void *mem;		/* nbuckets * FCQ_FTAB_WAYS entries */
+	u64 *used;		/* a bit per slot, set while it is used */
 	u32 esize;		/* bytes per entry, >= sizeof(struct fcq_fent) */
 	u32 nbuckets;		/* a power of two */
 	u32 seed;
@@ -48,7 +53,10 @@ struct fcq_ftab {
  */
 u32 fcq_ftab_cap(u32 cap);
 
-/* Bytes of memory for @cap entries of @esize bytes; 0 if @cap is invalid. */
+/*
+ * Bytes of memory for @cap entries of @esize bytes and their bitmap; 0 if
+ * @cap is invalid.
+ */
 size_t fcq_ftab_size(u32 cap, u32 esize);
 
 /*

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Keyed pauses: the TX and RX books (see kp.h). Both walk their table
- * when a class changed; tables are small (flows of one port) and the walk
- * runs per frame or per change, never per packet.
+ * when a class changed, per frame or per change, never per packet; a walk
+ * costs the entries in use (the table's bitmap skips the free slots), not
+ * its capacity, which may be thousands of flows.
  */
 #include "kp.h"
 #include "key.h"

@@ -111,7 +111,10 @@ static void sizes(void **state)
 	assert_int_equal(fcq_ftab_cap(FCQ_FTAB_MAX_CAP + 1), 0);
 	/* Slot + 1 fits in a u16, 0 kept for none. */
 	assert_true(FCQ_FTAB_MAX_CAP <= 65535);
-	assert_int_equal(fcq_ftab_size(1000, 64), 1024 * 64);
+	/* the entries, then a bit per slot */
+	assert_int_equal(fcq_ftab_size(1000, 64), 1024 * 64 + 1024 / 8);
+	assert_int_equal(fcq_ftab_size(8, 12), 96 + 8);
+	assert_int_equal(fcq_ftab_size(8, 13), 104 + 8);	/* aligned */
 	assert_int_equal(fcq_ftab_size(0, 64), 0);
 	assert_int_equal(fcq_ftab_size(FCQ_FTAB_MAX_CAP + 1, 64), 0);
 
@@ -344,6 +347,47 @@ static void iterate_visits_the_used(void **state)
 	tab_free(x);
 }
 
+/*
+ * The walk against the entries' own used flags, from every start slot,
+ * through churn that fills and empties whole bitmap words: 200 rounds of
+ * gets and puts of random keys and tags in a table of 256 slots (4 words).
+ */
+static void walk_matches_used_flags(void **state)
+{
+	struct tab *x = tab_new(256);
+	struct fcq_fent *e;
+	struct fcq_fkey k;
+	u32 r, j, i, want, rnd = 12345;
+	bool created;
+
+	for (r = 0; r < 200; r++) {
+		for (j = 0; j < 40; j++) {
+			rnd = rnd * 1103515245 + 12345;
+			k = key((rnd >> 8) % 400);
+			if ((rnd >> 4) % 3 == 0 || r % 50 >= 40) {
+				e = fcq_ftab_find(&x->t, &k, rnd % 2);
+				if (e)
+					fcq_ftab_put(&x->t, e);
+			} else {
+				fcq_ftab_get(&x->t, &k, rnd % 2, &created);
+			}
+		}
+		for (i = 0; i <= 256; i++) {
+			for (want = i; want < 256; want++)
+				if (fcq_ftab_at(&x->t, want)->used)
+					break;
+			j = i;
+			e = fcq_ftab_next(&x->t, &j);
+			assert_int_equal(j, want);
+			if (want == 256)
+				assert_null(e);
+			else
+				assert_ptr_equal(e, fcq_ftab_at(&x->t, want));
+		}
+	}
+	tab_free(x);
+}
+
 static void payload_is_zeroed(void **state)
 {
 	struct tab *x = tab_new(8);
@@ -381,6 +425,7 @@ int main(void)
 		cmocka_unit_test(key_scan_stays_in_bucket),
 		cmocka_unit_test(slots_are_stable),
 		cmocka_unit_test(iterate_visits_the_used),
+		cmocka_unit_test(walk_matches_used_flags),
 		cmocka_unit_test(payload_is_zeroed),
 	};
 
