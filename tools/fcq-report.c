@@ -1128,8 +1128,11 @@ static void t_print(FILE *f, struct table *t)
  */
 static const struct {
 	int group, field;	/* field: as agg_group()'s */
+	const char *name;
 } sweep_metric[] = {
-	{ G_LT10K, 1 }, { G_LT10K, 4 }, { G_ALL, 1 },
+	{ G_LT10K, 1, "<10KB avg" },
+	{ G_LT10K, 4, "<10KB p99" },
+	{ G_ALL, 1, "all avg" },
 };
 
 #define NSWEEP_METRICS	ARRAY_SIZE(sweep_metric)
@@ -1148,17 +1151,8 @@ struct series {
 static const char *sweep_label;	/* -s */
 static struct series *series;
 static size_t nseries;
-
-static const char *metric_name(size_t m)
-{
-	static char buf[NSWEEP_METRICS][32];
-	int f = sweep_metric[m].field;
-
-	snprintf(buf[m], sizeof(buf[m]), "%s %s",
-		 group_name[sweep_metric[m].group],
-		 f == 1 ? "avg" : pct_name[f - 2]);
-	return buf[m];
-}
+static unsigned long *sweep_x;	/* every series' N, ascending, once */
+static size_t nsweep_x;
 
 static bool parse_point(const char *name, size_t *len, unsigned long *x)
 {
@@ -1183,6 +1177,13 @@ static int cmp_point(const void *a, const void *b)
 	const struct sweep_pt *p = a, *q = b;
 
 	return (p->x > q->x) - (p->x < q->x);
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
 }
 
 static bool in_sweep(size_t scheme)
@@ -1225,6 +1226,7 @@ static void find_series(void)
 	if (!nseries)
 		die("-s %s: no scheme is named SERIES-N (flowsail-8q: series flowsail at %s 8)",
 		    sweep_label, sweep_label);
+	sweep_x = xrealloc(NULL, nschemes * sizeof(*sweep_x));
 	for (s = 0; s < nseries; s++) {
 		qsort(series[s].pt, series[s].npt, sizeof(*series[s].pt),
 		      cmp_point);
@@ -1235,25 +1237,14 @@ static void find_series(void)
 				    schemes[series[s].pt[i - 1].scheme].name,
 				    schemes[series[s].pt[i].scheme].name,
 				    series[s].name, series[s].pt[i].x);
+		for (i = 0; i < series[s].npt; i++)
+			sweep_x[nsweep_x++] = series[s].pt[i].x;
 	}
-}
-
-/* Every series' values of @label, ascending, without repeats. */
-static size_t sweep_xs(unsigned long *xs)
-{
-	size_t s, j, k, n = 0;
-
-	for (s = 0; s < nseries; s++)
-		for (j = 0; j < series[s].npt; j++) {
-			for (k = 0; k < n && xs[k] < series[s].pt[j].x; k++)
-				;
-			if (k < n && xs[k] == series[s].pt[j].x)
-				continue;
-			memmove(&xs[k + 1], &xs[k], (n - k) * sizeof(*xs));
-			xs[k] = series[s].pt[j].x;
-			n++;
-		}
-	return n;
+	qsort(sweep_x, nsweep_x, sizeof(*sweep_x), cmp_ulong);
+	for (i = 1, len = 1; i < nsweep_x; i++)
+		if (sweep_x[i] != sweep_x[len - 1])
+			sweep_x[len++] = sweep_x[i];
+	nsweep_x = len;
 }
 
 static struct agg sweep_agg(size_t scheme, size_t m)
@@ -1265,13 +1256,12 @@ static struct agg sweep_agg(size_t scheme, size_t m)
 /* One table per metric: a row per series, a column per value of LABEL. */
 static void write_sweep_text(FILE *f)
 {
-	unsigned long xs[nschemes];
 	struct table t = { 0 };
-	size_t nx = sweep_xs(xs), m, s, j, k, i;
+	size_t m, s, j, k, i;
 	struct agg a;
 
 	for (m = 0; m < NSWEEP_METRICS; m++) {
-		fprintf(f, "\nsweep: %s slowdown against %s", metric_name(m),
+		fprintf(f, "\nsweep: %s slowdown against %s", sweep_metric[m].name,
 			sweep_label);
 		for (i = 0, k = 0; i < nschemes; i++) {
 			if (in_sweep(i))
@@ -1287,14 +1277,15 @@ static void write_sweep_text(FILE *f)
 				fputc('-', f);
 		}
 		fprintf(f, "%s\n", k ? ")" : "");
-		t.ncol = 1 + nx;
+		t.ncol = 1 + nsweep_x;
 		t_add(&t, "series");
-		for (k = 0; k < nx; k++)
-			t_add(&t, "%lu", xs[k]);
+		for (k = 0; k < nsweep_x; k++)
+			t_add(&t, "%lu", sweep_x[k]);
 		for (s = 0; s < nseries; s++) {
 			t_add(&t, "%s", series[s].name);
-			for (k = 0, j = 0; k < nx; k++) {
-				if (j < series[s].npt && series[s].pt[j].x == xs[k]) {
+			for (k = 0, j = 0; k < nsweep_x; k++) {
+				if (j < series[s].npt &&
+				    series[s].pt[j].x == sweep_x[k]) {
 					a = sweep_agg(series[s].pt[j++].scheme, m);
 					t_agg(&t, &a, 3, 3);
 				} else {
@@ -1853,8 +1844,7 @@ static void write_plot(const char *outdir, const char *title)
  */
 static void write_sweep_plot(const char *outdir, const char *title)
 {
-	unsigned long xs[nschemes];
-	size_t nx = sweep_xs(xs), s, j, m, i, n;
+	size_t s, j, m, i, n;
 	double ymax = 1;
 	char *path, dat[48];
 	struct agg a;
@@ -1867,7 +1857,7 @@ static void write_sweep_plot(const char *outdir, const char *title)
 		fprintf(f, "# fcq-report: series %s against %s\n# x", series[s].name,
 			sweep_label);
 		for (m = 0; m < NSWEEP_METRICS; m++)
-			fprintf(f, " \"%s\" low high", metric_name(m));
+			fprintf(f, " \"%s\" low high", sweep_metric[m].name);
 		fprintf(f, ": means over the runs, low/high their 95 %% interval (at least 1)\n");
 		for (j = 0; j < series[s].npt; j++) {
 			fprintf(f, "%lu", series[s].pt[j].x);
@@ -1886,9 +1876,12 @@ static void write_sweep_plot(const char *outdir, const char *title)
 		close_out(f, path);
 		free(path);
 	}
-	for (i = 0; i < nschemes; i++)
-		for (m = 0; m < NSWEEP_METRICS && !in_sweep(i); m++)
+	for (i = 0; i < nschemes; i++) {
+		if (in_sweep(i))
+			continue;
+		for (m = 0; m < NSWEEP_METRICS; m++)
 			ymax = fmax(ymax, sweep_agg(i, m).mean);
+	}
 
 	path = path_of(outdir, "sweep.gp");
 	f = create(path);
@@ -1904,10 +1897,11 @@ static void write_sweep_plot(const char *outdir, const char *title)
 	gp_str(f, title ? title : "slowdown");
 	fprintf(f, " font ',14'\nset logscale xy 2\nset format y '%%g'\n");
 	fprintf(f, "set yrange [0.9:%.6g]\n", pow(2, ceil(log2(ymax) + 0.5)));
-	fprintf(f, "set xrange [%.6g:%.6g]\n", xs[0] / 1.4, xs[nx - 1] * 1.4);
+	fprintf(f, "set xrange [%.6g:%.6g]\n", sweep_x[0] / 1.4,
+		sweep_x[nsweep_x - 1] * 1.4);
 	fprintf(f, "set xtics (");
-	for (j = 0; j < nx; j++)
-		fprintf(f, "%s'%lu' %lu", j ? ", " : "", xs[j], xs[j]);
+	for (j = 0; j < nsweep_x; j++)
+		fprintf(f, "%s'%lu' %lu", j ? ", " : "", sweep_x[j], sweep_x[j]);
 	fprintf(f, ")\nset xlabel ");
 	gp_str(f, sweep_label);
 	fprintf(f, "\nset ylabel 'slowdown (FCT / ideal FCT), mean and 95%% CI'\n"
@@ -1915,7 +1909,7 @@ static void write_sweep_plot(const char *outdir, const char *title)
 		   "set bars 2\n"
 		   "set key top right opaque samplen 3\n");
 	for (m = 0; m < NSWEEP_METRICS; m++) {
-		fprintf(f, "set title '%s slowdown'\nplot ", metric_name(m));
+		fprintf(f, "set title '%s slowdown'\nplot ", sweep_metric[m].name);
 		for (s = 0; s < nseries; s++) {
 			fprintf(f, "%s'sweep-%zu.dat' using 1:%zu:%zu:%zu with yerrorlines",
 				s ? ", \\\n\t" : "", s + 1, 2 + 3 * m,
@@ -2178,6 +2172,7 @@ int main(int argc, char **argv)
 		free(series[i].pt);
 	}
 	free(series);
+	free(sweep_x);
 	free(runs);
 	for (i = 0; i < nwarnings; i++)
 		free(warnings[i]);
