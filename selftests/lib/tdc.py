@@ -13,7 +13,7 @@ does since 6.12, every case runs in a fresh network namespace holding a
 veth pair $DEV0/$DEV1 and a dummy device $DUMMY. The runner moves into
 it itself (unshare), so that its commands need no `ip netns exec` each:
 in the guest that costs as much as the tc it would run (11 ms against
-10 ms of guest time). $TC is Debian's tc with TC_LIB_DIR pointing at
+10 ms of guest time). $TC is Debian's tc, with TC_LIB_DIR pointing at
 fcq's plugins; $FCQCTL is the tree's fcqctl; $TCRAW sends qdisc options
 without tc (selftests/lib/tc_raw.py), for what the kernel does with values
 the plugin refuses.
@@ -50,10 +50,21 @@ def expand(text, names):
                   lambda m: names.get(m.group(1), m.group(0)), text)
 
 
+# What only a shell can read: such a command goes to sh -c, any other
+# is started directly. Under TCG a program's start is most of what a case
+# costs, and the shell was one more per command.
+SHELL_SYNTAX = re.compile(r'[|&;<>()$`\\"\'*?[\]{}~#=\n]')
+
+
 def run(cmd, names):
-    proc = subprocess.run(['sh', '-c', expand(cmd, names)],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          timeout=TIMEOUT, text=True)
+    cmd = expand(cmd, names)
+    argv = ['sh', '-c', cmd] if SHELL_SYNTAX.search(cmd) else cmd.split()
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=TIMEOUT,
+                              text=True)
+    except FileNotFoundError:
+        return 127, '%s: not found\n' % argv[0]
     return proc.returncode, proc.stdout
 
 
@@ -152,12 +163,13 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     top = os.path.dirname(os.path.dirname(here))
     names = {
-        'TC': 'TC_LIB_DIR=%s/build/tc /sbin/tc' % top,
+        'TC': '/sbin/tc',
         'IP': '/sbin/ip',
         'FCQCTL': '%s/build/tools/fcqctl' % top,
         'TCRAW': '%s/selftests/lib/tc_raw.py' % top,
         'DEV0': 'v0p0', 'DEV1': 'v0p1', 'DUMMY': 'dummy1',
     }
+    os.environ['TC_LIB_DIR'] = '%s/build/tc' % top
     ids = [c['id'] for c in cases]
     dup = {i for i in ids if ids.count(i) > 1}
     chosen = os.environ.get('TESTS', '').split()
