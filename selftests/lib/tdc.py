@@ -65,6 +65,8 @@ def run(cmd, names):
                               text=True)
     except FileNotFoundError:
         return 127, '%s: not found\n' % argv[0]
+    except PermissionError:
+        return 126, '%s: permission denied\n' % argv[0]
     return proc.returncode, proc.stdout
 
 
