@@ -70,13 +70,13 @@ modules:
 		echo "run tools/setup, or: make KDIR=/path/to/headers" >&2; exit 1; }
 	@mkdir -p $(KOUT)
 	@cp -rsf $(addprefix $(CURDIR)/,$(KSRC)) $(KOUT)/
-	$(KBUILD) M=$(KOUT) modules
+	+$(KBUILD) M=$(KOUT) modules
 
 # Test-only modules (never installed): see selftests/vm/.
 test-modules:
 	@mkdir -p $(KOUT)-test
 	@cp -rsf $(CURDIR)/selftests/vm/modules/. $(KOUT)-test/
-	$(KBUILD) M=$(KOUT)-test modules
+	+$(KBUILD) M=$(KOUT)-test modules
 
 # ---- tc plugins: q_<kind>.so for Debian's own tc ---------------------------
 PLUGIN_SRC := $(wildcard tc-plugins/q_*.c)

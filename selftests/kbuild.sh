@@ -19,7 +19,8 @@ ALL_TESTS="
 	dkms_newest
 "
 # shellcheck disable=SC2034 # read by usage.sh
-USAGE_MORE="TAP on stdout. FCQ_CACHE (default /var/cache/fcq) holds the kernels."
+USAGE_MORE="TAP on stdout. FCQ_CACHE (default /var/cache/fcq) holds the kernels.
+JOBS (environment, default 1): make's jobs for each module build."
 . "$(dirname "$0")/lib/usage.sh"
 usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,7 +45,7 @@ modules() {
 	local k=$1 abi log kout files checked
 	abi=$(var "ABI_${k//./_}")
 	log=$R/build-$k.log
-	make -C "$TOP" modules test-modules K="$k" W=1 C=2 >"$log" 2>&1
+	make -C "$TOP" -j"${JOBS:-1}" modules test-modules K="$k" W=1 C=2 >"$log" 2>&1
 	check_err $? "make modules test-modules K=$k failed: see $log"
 	if grep -qE '(warning|error):' "$log"; then
 		check_err 1 "W=1 or sparse warnings: see $log"
