@@ -34,18 +34,6 @@ ABI=$(sed -n "s/^ABI_${KERNEL/./_} := //p" "${FCQ_CACHE:-/var/cache/fcq}/kernels
 # Shared steps, each done once whichever case needs it first (so that
 # TESTS= may name any case).
 
-# A program's own "WARNING:" on the console is not the kernel's.
-# PROBE_RC is the guest's exit status, $W/ok/probe what it wrote.
-probe_run() {
-	[ -z "${PROBE_RC:-}" ] || return 0
-	# shellcheck disable=SC2016
-	$RUN --results "$W/ok" -- sh -c 'lsmod | grep -q "^sch_pfc" &&
-		lsmod | grep -q "^fcq " && echo loaded > /run/results/probe;
-		echo "WARNING: said by a program, not the kernel"; exit 3' \
-		2>"$W/ok.err"
-	PROBE_RC=$?
-}
-
 # A copy of the tree below /tmp, in a directory whose name has a space
 # (the guest's own /tmp must not hide it): COPY.
 tree_copied() {
@@ -56,19 +44,21 @@ tree_copied() {
 		tar -cf - build/kmod build/tc build/tools) | tar -C "$COPY" -xif -
 }
 
-# A guest run from the copy: the copy's init, modules and working
-# directory are the ones it uses. COPY_RC is its exit status, COPY_CWD its
-# working directory.
-copy_booted() {
-	[ -z "${COPY_RC:-}" ] || return 0
+# One guest run from the copy serves several cases: its init, modules
+# and working directory are the copy's, and a program's own "WARNING:" on
+# the console is not the kernel's. PROBE_RC is its exit status, $W/ok/
+# what it wrote (probe, cwd).
+probe_run() {
+	[ -z "${PROBE_RC:-}" ] || return 0
 	tree_copied
 	# shellcheck disable=SC2016
 	(cd "$COPY" && "$COPY/tools/vm/run" -q --no-build --kernel "$KERNEL" \
-		--results "$W/copy" -- sh -c 'pwd >/run/results/probe &&
-		test -r tools/vm/guest-init && lsmod | grep -q "^sch_pfc"' \
-		2>"$W/copy.err")
-	COPY_RC=$?
-	COPY_CWD=$(cat "$W/copy/probe" 2>/dev/null)
+		--results "$W/ok" -- sh -c 'pwd >/run/results/cwd
+		test -r tools/vm/guest-init && lsmod | grep -q "^sch_pfc" &&
+		lsmod | grep -q "^fcq " && echo loaded >/run/results/probe
+		echo "WARNING: said by a program, not the kernel"; exit 3' \
+		2>"$W/ok.err")
+	PROBE_RC=$?
 }
 
 exit_status() {
@@ -114,7 +104,7 @@ hang_timeout() {
 	local rc took
 	hang_started
 	wait "$HANG_PID"
-	read -r rc took <"$W/hang" || { rc=none took=?; }
+	read -r rc took <"$W/hang" || { rc=none took=none; }
 	ktap_note "exit $rc after ${took}s"
 	[ $rc = 124 ] && [ $took -lt 60 ]
 	check_err $? "got $rc after ${took}s"
@@ -122,9 +112,11 @@ hang_timeout() {
 }
 
 copy_in_tmp() {
-	copy_booted
-	[ "$COPY_RC" = 0 ] && [ "$COPY_CWD" = "$COPY" ]
-	check_err $? "exit $COPY_RC, guest cwd '$COPY_CWD': $(tail -n 3 "$W/copy.err")"
+	local cwd
+	probe_run
+	cwd=$(cat "$W/ok/cwd" 2>/dev/null)
+	[ "$PROBE_RC" = 3 ] && [ "$cwd" = "$COPY" ]
+	check_err $? "exit $PROBE_RC, guest cwd '$cwd': $(tail -n 3 "$W/ok.err")"
 	log_test "the runner works from a copy of the tree in /tmp, path with a space"
 }
 
@@ -203,7 +195,7 @@ init_unstartable() {
 # (from its last build: the copy has booted) is touched.
 no_build_refused() {
 	local before rc after
-	copy_booted
+	probe_run
 	before=$(cat "$COPY/build/vm/modroot-$ABI/.stamp" 2>/dev/null)
 	rm -rf "$COPY/build/kmod"
 	"$COPY/tools/vm/run" -q --no-build --kernel "$KERNEL" --results "$W/nomod" \
