@@ -14,9 +14,10 @@
 # its class by DRR over the ingress ports (the paper's port-based WFQ), so
 # the baseline pfc does too (`sched drr`: the same scheduler for all
 # schemes, Documentation/fafc.rst "Experiment E1"). With FIFO=1 a fourth
-# run, pfc with FIFO queues, is the ablation, reported beside it. The incast is UDP at line rate (as RDMA would send
-# it: TCP's slow start never builds an incast queue at these buffer sizes);
-# the victim is a TCP bulk flow.
+# run, pfc with FIFO queues, is the ablation, reported beside it. The
+# incast is UDP at line rate (as RDMA would send it: TCP's slow start
+# never builds an incast queue at these buffer sizes); the victim is a TCP
+# bulk flow.
 # All on lossless priority 3. The hosts run the same qdisc in every run
 # (fafc with cwr off: round robin over the host's flows, honours PFC and
 # fcq pauses), so only the switch differs. f_dec is 1: it corrects for
