@@ -78,6 +78,16 @@ static inline u64 fcq_mul_div(u64 a, u64 b, u64 c)
 #endif
 }
 
+/* (a * b) >> shift with a 128-bit intermediate. */
+static inline u64 fcq_mul_shr(u64 a, u32 b, unsigned int shift)
+{
+#ifdef __KERNEL__
+	return mul_u64_u32_shr(a, b, shift);
+#else
+	return (u64)(((unsigned __int128)a * b) >> shift);
+#endif
+}
+
 /* The lowest set bit of @x, which is not 0. */
 static inline int fcq_ctz64(u64 x)
 {
