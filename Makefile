@@ -84,9 +84,10 @@ PLUGINS := $(patsubst tc-plugins/%.c,$(B)/tc/%.so,$(PLUGIN_SRC))
 PLUGIN_CFLAGS := $(USER_CFLAGS) -fPIC -fvisibility=hidden
 
 $(B)/tc/q_%.so: tc-plugins/q_%.c tc-plugins/fcq_opts.c tc-plugins/*.h \
-		include/uapi/linux/*.h
+		core/qhist.c core/qhist.h core/core.h include/uapi/linux/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $< tc-plugins/fcq_opts.c
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $< tc-plugins/fcq_opts.c \
+		core/qhist.c
 
 plugins: $(PLUGINS)
 

@@ -45,6 +45,7 @@
 #include "../core/kp.h"
 #include "../core/pause.h"
 #include "../core/pfc.h"
+#include "../core/qhist.h"
 
 #define FCQ_MAX_PORTS		256		/* per switch */
 #define FCQ_DEFAULT_BUFFER	(12 << 20)	/* as the HPCC simulator's MMU */
@@ -242,6 +243,7 @@ struct fcq_port {
 	bool hooked;
 
 	struct fcq_port_stats st;
+	struct fcq_qhist qhist;		/* data queued, bytes (root lock) */
 };
 
 static inline struct fcq_port *fcq_port(struct Qdisc *sch)

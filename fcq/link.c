@@ -383,6 +383,8 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		start = max(port->tx_free, eligible);
 		count_lag(port, &behind, eligible, start);
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
+		fcq_qhist_set(&port->qhist, start,
+			      port->qhist.level - qdisc_pkt_len(skb));
 		port->st.tx_packets[cb->prio]++;
 		port->st.tx_bytes[cb->prio] += qdisc_pkt_len(skb);
 		/* ECN on what it leaves behind in its class, at dequeue

@@ -311,6 +311,7 @@ int fcq_port_init(struct Qdisc *sch, const struct fcq_scheme_ops *ops,
 	spin_lock_init(&port->tp_lock);
 	port->refresh_at = U64_MAX;
 	port->kp_retry_at = U64_MAX;
+	fcq_qhist_init(&port->qhist, ktime_get_ns());
 	fcq_default_cfg(&port->cfg);
 	port->headroom = headroom_of(port, &port->cfg);
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
@@ -385,6 +386,7 @@ void fcq_port_reset(struct Qdisc *sch)
 	fcq_link_purge(port);
 	fcq_kp_reset(port);
 	memset(port->st.backlog, 0, sizeof(port->st.backlog));
+	fcq_qhist_set(&port->qhist, now, 0);
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
 	WRITE_ONCE(port->tx_free, 0);
@@ -490,6 +492,8 @@ static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
 
 	port->ops->queue(port, skb);
 	port->st.backlog[cb->prio] += qdisc_pkt_len(skb);
+	fcq_qhist_set(&port->qhist, cb->time,
+		      port->qhist.level + qdisc_pkt_len(skb));
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
@@ -642,6 +646,53 @@ static int dump_prio(struct sk_buff *skb, struct fcq_port *port, int p,
 	return 0;
 }
 
+/* The queue-length histogram, brought up to now. */
+static int dump_qhist(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct fcq_qhist *h = &port->qhist;
+	struct tc_fcq_qhist_bucket *b;
+	struct nlattr *nest, *arr;
+	int i, n = 0, err = -EMSGSIZE;
+	u64 total = 0;
+
+	nest = nla_nest_start_noflag(skb, TCA_FCQ_STATS_QHIST);
+	if (!nest)
+		return -EMSGSIZE;
+	sch_tree_lock(port->sch);
+	fcq_qhist_set(h, ktime_get_ns(), h->level);
+	for (i = 0; i < FCQ_QHIST_BUCKETS; i++) {
+		total += h->ns[i];
+		n += h->ns[i] != 0;
+	}
+	if (nla_put_u64_64bit(skb, TCA_FCQ_QHIST_NS, total, TCA_FCQ_QHIST_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_QHIST_AREA, h->area,
+			      TCA_FCQ_QHIST_PAD) ||
+	    nla_put_u32(skb, TCA_FCQ_QHIST_LEVEL, h->level) ||
+	    nla_put_u32(skb, TCA_FCQ_QHIST_PEAK, h->max))
+		goto out;
+	arr = nla_reserve(skb, TCA_FCQ_QHIST_BUCKETS, n * sizeof(*b));
+	if (!arr)
+		goto out;
+	b = nla_data(arr);
+	for (i = 0; i < FCQ_QHIST_BUCKETS; i++) {
+		if (!h->ns[i])
+			continue;
+		b->lo = fcq_qhist_lo(i);
+		b->hi = fcq_qhist_hi(i);
+		b->ns = h->ns[i];
+		b++;
+	}
+	err = 0;
+out:
+	sch_tree_unlock(port->sch);
+	if (err) {
+		nla_nest_cancel(skb, nest);
+		return err;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /* xstats: TCA_STATS_APP holding TCA_FCQ_STATS_* (as sch_cake nests). */
 int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
@@ -712,7 +763,7 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_ECN_MARKED, st.ecn_marked,
 			      TCA_FCQ_STATS_PAD) ||
-	    fcq_kp_dump_stats(port, skb))
+	    fcq_kp_dump_stats(port, skb) || dump_qhist(port, skb))
 		goto fail;
 	if (port->ops->dump_stats) {
 		struct nlattr *own = nla_nest_start_noflag(skb,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fcq_opts.h"
+#include "core/qhist.h"
 #include <uapi/linux/fcq.h>
 
 int fcq_bad(const char *opt, const char *value, const char *why)
@@ -678,6 +679,64 @@ static void print_kp(struct rtattr *nest)
 	close_json_object();
 }
 
+/*
+ * The queue-length histogram: average and percentiles over the qdisc's
+ * life on a line of their own; in JSON also the integral and the buckets,
+ * for tools that take them over a window of their own.
+ */
+static void print_qhist(struct rtattr *nest)
+{
+	static const struct {
+		unsigned int permille;
+		const char *key;
+	} pct[] = { { 500, "p50" }, { 900, "p90" }, { 990, "p99" },
+		    { 999, "p999" } };
+	struct rtattr *tb[TCA_FCQ_QHIST_MAX + 1];
+	const struct tc_fcq_qhist_bucket *b = NULL;
+	struct fcq_qhist h = { 0 };
+	unsigned int i, n = 0;
+	__u64 total = 0;
+
+	parse_rtattr_nested(tb, TCA_FCQ_QHIST_MAX, nest);
+	if (tb[TCA_FCQ_QHIST_BUCKETS]) {
+		b = RTA_DATA(tb[TCA_FCQ_QHIST_BUCKETS]);
+		n = RTA_PAYLOAD(tb[TCA_FCQ_QHIST_BUCKETS]) / sizeof(*b);
+	}
+	h.area = get64(tb, TCA_FCQ_QHIST_AREA);
+	h.max = get64(tb, TCA_FCQ_QHIST_PEAK);
+	for (i = 0; i < n; i++) {
+		h.ns[fcq_qhist_bucket(b[i].lo)] += b[i].ns;
+		total += b[i].ns;
+	}
+	print_nl();
+	open_json_object("qhist");
+	print_string(PRINT_FP, NULL, "%s", " queue:");
+	/* byte-seconds: the average over any window is this over its length */
+	print_float(PRINT_JSON, "byte_s", NULL,
+		    (double)h.area * (1 << FCQ_QHIST_AREA_SHIFT) / 1e9);
+	print_u64(PRINT_ANY, "avg", " avg %llu",
+		  total ? (__u64)((double)h.area *
+				  (1 << FCQ_QHIST_AREA_SHIFT) / total) : 0);
+	for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		print_string(PRINT_FP, NULL, " %s", pct[i].key);
+		print_uint(PRINT_ANY, pct[i].key, " %u",
+			   fcq_qhist_permille(&h, pct[i].permille));
+	}
+	print_uint(PRINT_ANY, "max", " max %u", h.max);
+	print_u64(PRINT_ANY, "now", " now %llu", get64(tb, TCA_FCQ_QHIST_LEVEL));
+	print_u64(PRINT_ANY, "ns", " bytes over %llu ns", total);
+	open_json_array(PRINT_JSON, "buckets");
+	for (i = 0; i < n; i++) {
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "lo", NULL, b[i].lo);
+		print_uint(PRINT_JSON, "hi", NULL, b[i].hi);
+		print_u64(PRINT_JSON, "ns", NULL, b[i].ns);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	close_json_object();
+}
+
 int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 {
 	static const struct {
@@ -722,6 +781,8 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 	}
 	if (tb[TCA_FCQ_STATS_KP])
 		print_kp(tb[TCA_FCQ_STATS_KP]);
+	if (tb[TCA_FCQ_STATS_QHIST])
+		print_qhist(tb[TCA_FCQ_STATS_QHIST]);
 	print_prio_table(xstats);
 	return 0;
 }

@@ -136,6 +136,7 @@ enum {
 	TCA_FCQ_STATS_RX_EXT,		/* fcq extension frames applied */
 	TCA_FCQ_STATS_TX_LAG,		/* ns of link time lost to host stalls */
 	TCA_FCQ_STATS_KP,		/* nested TCA_FCQ_KP_*: keyed pauses */
+	TCA_FCQ_STATS_QHIST,		/* nested TCA_FCQ_QHIST_*: queue length */
 	TCA_FCQ_STATS_SCHEME = 32,	/* nested, scheme-specific */
 	__TCA_FCQ_STATS_MAX
 };
@@ -194,6 +195,33 @@ enum {
 	__TCA_FCQ_KP_MAX
 };
 #define TCA_FCQ_KP_MAX	(__TCA_FCQ_KP_MAX - 1)
+
+/*
+ * How long the port's data queues (every class, not the wire) held how
+ * many bytes, since the qdisc was created: a time-weighted histogram.
+ */
+enum {
+	TCA_FCQ_QHIST_UNSPEC,
+	TCA_FCQ_QHIST_PAD,
+	TCA_FCQ_QHIST_NS,		/* u64: time the histogram covers */
+	TCA_FCQ_QHIST_AREA,		/* u64: integral of the length over
+					 * time, byte-ns / 1024
+					 */
+	TCA_FCQ_QHIST_LEVEL,		/* u32: bytes queued now */
+	TCA_FCQ_QHIST_PEAK,		/* u32: the most bytes ever queued */
+	TCA_FCQ_QHIST_BUCKETS,		/* struct tc_fcq_qhist_bucket[]: the
+					 * buckets with time in them, by level
+					 */
+	__TCA_FCQ_QHIST_MAX
+};
+#define TCA_FCQ_QHIST_MAX	(__TCA_FCQ_QHIST_MAX - 1)
+
+/* The time the queue held from lo to hi bytes (both included). */
+struct tc_fcq_qhist_bucket {
+	__u32 lo;
+	__u32 hi;
+	__u64 ns;
+};
 
 /*
  * Generic netlink family "fcq": switch state for tools, events for
