@@ -7,7 +7,8 @@
 # zero-quanta resume, pause-while-paused, 802.3x PAUSE, and bad frames
 # (truncated, wrong destination, wrong opcode, PFC for a priority that is not
 # lossless, a pause longer than pause_max) counted and dropped while the
-# port keeps forwarding.
+# port keeps forwarding. Then, on the quiet port, the queue-length
+# histogram (xstats "queue") against a queue held by a pause.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
@@ -22,6 +23,7 @@ ALL_TESTS="
 	bad_pause_nothing
 	flow_resumes_after_expiry
 	flow_survives_bad_frames
+	queue_histogram
 	no_loss
 "
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run)."
@@ -242,6 +244,55 @@ flow_survives_bad_frames() {
 	[ "$BASE" -gt 0 ] && [ $((after * 100)) -ge $((BASE * RESUMED_PCT)) ]
 	check_err $? "$after Mbit/s, under $RESUMED_PCT % of $BASE"
 	log_test "the port keeps forwarding after the bad frames"
+}
+
+# The queue-length histogram, on the port once the flow has stopped and
+# its socket has sent what it held: 20 UDP datagrams in 1442-byte frames
+# (1400 bytes of payload) on priority 3 queue behind a pause, wait, and
+# leave on XON. The time the histogram gives their level (28840 bytes: 19
+# or 21 frames are in other buckets) lies between physical bounds: at
+# least from when the sender exited (every datagram queued) to when the
+# XON left; at most from when it started to when the XON arrived, which
+# QH_XON_NS bounds (the guest applies a pause within 2.5 ms under TCG:
+# Documentation/pfc.rst).
+QH_DGRAMS=20 QH_FRAME=1442 QH_XON_NS=20000000
+queue_histogram() {
+	local level at t0 t1 t2 b0 b1 now peak d i a b
+	flow_stopped
+	# The killed flow's socket still sends what it had buffered: wait
+	# until the class has sent nothing for 0.5 s (at most 10 s).
+	for i in $(seq 20); do
+		a=$(h1 '.prio[3].tx_packets')
+		sleep 0.5
+		b=$(h1 '.prio[3].tx_packets')
+		[ "$a" = "$b" ] && break
+	done
+	level=$((QH_DGRAMS * QH_FRAME))
+	at="([.qhist.buckets[] | select(.lo <= $level and .hi >= $level) | .ns] | add // 0)"
+	b0=$(h1 "$at")
+	inject pfc 3:65535
+	settle 0.1
+	t0=$(fcq-gen now)
+	nsx h-h1 python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, int(sys.argv[1], 0))
+for _ in range(int(sys.argv[3])):
+	s.sendto(b"x" * 1400, (sys.argv[2], 9))' "$TOS" "$(addr h2)" $QH_DGRAMS
+	t1=$(fcq-gen now)
+	# renew the pause (1.68 s), whatever the sender's start took
+	inject pfc 3:65535
+	sleep 0.4
+	inject pfc 3:0
+	t2=$LAST
+	settle
+	read -r b1 now peak < <(h1 "$at" .qhist.now .qhist.max)
+	d=$((b1 - b0))
+	ktap_note "at $level bytes for $d ns; sender started $t0, exited $t1, XON sent $t2; queue now $now bytes, peak $peak"
+	[ "$d" -ge $((t2 - t1)) ] && [ "$d" -le $((t2 - t0 + QH_XON_NS)) ] &&
+		[ "$now" = 0 ] && [ "$peak" -ge "$level" ]
+	check_err $? "$d ns outside [$((t2 - t1)), $((t2 - t0 + QH_XON_NS))], or queue not empty ($now bytes), or peak $peak under $level"
+	log_test "the queue histogram times a queue held by a pause"
 }
 
 # Over the whole run: every frame injected, the flow stopped.
