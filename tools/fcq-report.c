@@ -65,6 +65,9 @@
  *                 frames the stream's source received)}].
  *   lag_p99_ms, lag_max_ms, late, cpu_idle: from summary.json's start_lag
  *               and cpu_idle, when there.
+ *   queue_avg_kb, queue_p99_kb: summary.json "queue" {"avg_bytes",
+ *               "p99_bytes"} / 1000, when there: the switch port whose
+ *               queue was longest on average while the flows ran.
  *
  * Per scheme, every statistic over the runs that have it (n of them): the
  * mean, and the half-width of its 95 % confidence interval, Student t with
@@ -90,7 +93,7 @@
  * "completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
  * "pfc_tx", "kp_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
- * "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
+ * "queue_avg_kb", "queue_p99_kb", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
  * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "groups": {GROUP:
  * {"count", "avg", "p50", "p95", "p99"}}, "summary": summary.json as
  * read}], and each statistic aggregated as {"mean", "ci95", "n"} (ci95
@@ -211,9 +214,10 @@ struct run {
 	size_t nnamed;
 	struct paced *paced;
 	size_t npaced;
-	bool has_seed, has_lag, has_late, has_idle, untrusted;
+	bool has_seed, has_lag, has_late, has_idle, has_queue, untrusted;
 	uint64_t seed, late;
 	double lag_p99_ms, lag_max_ms, idle;
+	double queue_avg, queue_p99;	/* bytes: the deepest switch queue */
 	const char *md5;
 	json_object *why;	/* "untrusted" reasons */
 
@@ -232,7 +236,7 @@ static struct run *runs;
 static size_t nruns;
 static struct scheme *schemes;
 static size_t nschemes;
-static bool any_incast, any_lag;
+static bool any_incast, any_lag, any_queue;
 
 static void usage(FILE *f)
 {
@@ -570,6 +574,15 @@ static void read_summary(struct run *s)
 		}
 		any_lag |= s->has_lag;
 	}
+	if (json_object_object_get_ex(o, "queue", &v) &&
+	    json_object_is_type(v, json_type_object)) {
+		if (!get_number(v, "avg_bytes", &s->queue_avg) ||
+		    !get_number(v, "p99_bytes", &s->queue_p99))
+			die("%s: \"queue\": expected avg_bytes and p99_bytes",
+			    path);
+		s->has_queue = true;
+		any_queue = true;
+	}
 	if (json_object_object_get_ex(o, "trusted", &v)) {
 		if (!json_object_is_type(v, json_type_boolean))
 			die("%s: \"trusted\": expected true or false", path);
@@ -755,12 +768,15 @@ enum {
 	S_LAG_MAX,
 	S_LATE,
 	S_IDLE,
+	S_QUEUE_AVG,
+	S_QUEUE_P99,
 	NSTATS
 };
 
 static const char *const stat_key[NSTATS] = {
 	"completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
 	"pfc_tx", "kp_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
+	"queue_avg_kb", "queue_p99_kb",
 };
 
 /* What to take of a run: a counter, a group's statistic or a named flow. */
@@ -835,6 +851,8 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	case S_LAG_MAX: *v = s->lag_max_ms; return s->has_lag;
 	case S_LATE: *v = s->late; return s->has_late;
 	case S_IDLE: *v = s->idle; return s->has_idle;
+	case S_QUEUE_AVG: *v = s->queue_avg / 1e3; return s->has_queue;
+	case S_QUEUE_P99: *v = s->queue_p99 / 1e3; return s->has_queue;
 	}
 	return false;
 }
@@ -1455,6 +1473,24 @@ static void write_text(FILE *f, const char *title)
 	}
 	free(names);
 
+	if (any_queue) {
+		fprintf(f, "\nqueue (the switch port whose data queue was "
+			"longest on average while the flows ran: that average and "
+			"its p99, time-weighted, in kB)\n");
+		t.ncol = 3;
+		t_add(&t, "scheme");
+		t_add(&t, "queue_avg_kb");
+		t_add(&t, "queue_p99_kb");
+		for (i = 0; i < nschemes; i++) {
+			t_add(&t, "%s", schemes[i].name);
+			for (k = S_QUEUE_AVG; k <= S_QUEUE_P99; k++) {
+				a = agg_stat(&schemes[i], k);
+				t_agg(&t, &a, 2, 2);
+			}
+		}
+		t_print(f, &t);
+	}
+
 	if (!any_lag)
 		return;
 	fprintf(f, "\nstart lag (lag_ms: how late flows started, p99 and max of a run; "
@@ -1528,6 +1564,8 @@ static json_object *run_json(const struct run *s)
 	add(o, "lag_max_ms", jnum(s->has_lag, s->lag_max_ms));
 	add(o, "late", ju64(s->has_late, s->late));
 	add(o, "cpu_idle", jnum(s->has_idle, s->idle));
+	add(o, "queue_avg_kb", jnum(s->has_queue, s->queue_avg / 1e3));
+	add(o, "queue_p99_kb", jnum(s->has_queue, s->queue_p99 / 1e3));
 	add(o, "trusted", json_object_new_boolean(!s->untrusted));
 	named = json_object_new_array();
 	add(o, "named", named);

@@ -21,6 +21,7 @@ ALL_TESTS="
 	stats_totals
 	summary_named
 	summary_paced
+	summary_queue
 	malformed_line
 	short_line_bad_json
 	usage_exit2
@@ -99,7 +100,9 @@ cat >"$WORK/a/summary.json" <<'JSON'
 {"scheme":"pfc","flows":503,"incomplete":3,"reorders":17,"drops":99,"duration_s":12.5,
  "named":[{"name":"victim","mbps":12.3},{"name":"bystander","mbps":456}],
  "paced":[{"name":"F0","mbps":40.5,"fct_ms":355.25,"lost":0,"reorders":1,
-  "dups":0,"src_pauses":7,"window_ms":150}]}
+  "dups":0,"src_pauses":7,"window_ms":150}],
+ "queue":{"port":"fcq-s0/p0","avg_bytes":12345.6,"p99_bytes":65535,
+  "max_bytes":70000,"window_ms":8000}}
 JSON
 # Switch ports send PFC, hosts get paused: pfc_tx (and keyed tx_pause) on a
 # host and paused_ns on a switch must not count, nor either without a
@@ -309,6 +312,25 @@ summary_paced() {
 	[ $rc = 1 ] && grep -q 'summary.json: paced\[0\].reorders' "$WORK/err"
 	check_err $? "exit $rc: $(cat "$WORK/err")"
 	log_test "summary.json's paced streams: per scheme with intervals; a missing number named"
+}
+
+# summary.json's deepest queue: in kB, per run and per scheme; a run
+# without it shows -, one without a number is an error that names it.
+summary_queue() {
+	local got rc
+	report_ab
+	got=$(rj '.schemes[0] | "\(.runs[0].queue_avg_kb) \(.queue_p99_kb.mean) \(.queue_avg_kb.n)"')
+	[ "$got" = "12.3456 65.535 1" ] &&
+		grep -Eq '^pfc +12\.35 +65\.53 *$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +- +- *$' "$WORK/out/report.txt"
+	check_err $? "got $got, or the table's rows differ: $(grep -A3 '^queue' "$WORK/out/report.txt")"
+	bad_copy
+	jq -c '.queue |= del(.p99_bytes)' "$WORK/a/summary.json" >"$WORK/bad/summary.json"
+	"$REPORT" -o "$WORK/bad-out" "$WORK/bad" >/dev/null 2>"$WORK/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q 'summary.json: "queue"' "$WORK/err"
+	check_err $? "exit $rc: $(cat "$WORK/err")"
+	log_test "summary.json's deepest queue: kB per run and scheme; a missing number named"
 }
 
 # A malformed line: exit 1, the message names the file and the line.

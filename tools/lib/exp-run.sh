@@ -19,7 +19,7 @@
 #   paced-NAME.json       a paced stream's sender line (fcq-gen paced)
 #   sinks.jsonl           what the sinks said of the paced streams
 #   summary.json          counts, start lags, CPU idle, the paced streams,
-#                         the verdict
+#                         the deepest switch queue, the verdict
 #   progress              one line per step, for the runner that waits
 #
 # Exit status: 0 done; 1 failed (a message says why); 3 done, but the
@@ -364,13 +364,14 @@ lost=$(gojq -c --argjson t "$elapsed" '[.[] | select(.tc.tx_lag_ns != null) |
 # byte in, from its scheduled start; real ms); and the pause frames its
 # source's port received: 802.3x, PFC (per class, XON included) and keyed
 # PAUSEs.
+# The flows' window: from their epoch to the last one's end (real time).
+w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
+	FILENAME ~ /flow.txt$/ { if (FNR == 2) f = $6 * 1e9; next }
+	{ d = $6 - f + $7; if (d > m) m = d; n++ }
+	END { printf "%.0f", n ? e + m * k : now }' \
+	"$dir/flow.txt" "$dir/fct.txt")
 paced="[]"
 if [ ${#paceds[@]} -gt 0 ]; then
-	w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
-		FILENAME ~ /flow.txt$/ { if (FNR == 2) f = $6 * 1e9; next }
-		{ d = $6 - f + $7; if (d > m) m = d; n++ }
-		END { printf "%.0f", n ? e + m * k : now }' \
-		"$dir/flow.txt" "$dir/fct.txt")
 	for p in "${paceds[@]}"; do
 		read -r pname psrc _ <<<"$p"
 		read -r ns dev < <(awk -v h="$psrc" '$1 == "host" && $2 == h { print $3, $4 }' "$dir/net.txt")
@@ -402,6 +403,27 @@ if [ ${#paceds[@]} -gt 0 ]; then
 		paced=$(echo "$paced" | gojq -c --argjson o "$one" '. + [$o]')
 	done
 fi
+
+# ---- the deepest queue ------------------------------------------------------------
+# Of the switch ports, the one whose data queue was longest on average
+# over the flows' window, from its time-weighted histogram (xstats
+# "qhist", from the qdisc's start): its average and p99 length, the p99 as
+# the upper edge of its bucket (within 1/8). Before the epoch the queues
+# are empty; a port busy beyond the window stretches it to its busy time.
+queue=$(gojq -c --argjson w "$((w1 - epoch))" '
+	[ .[] | select(.role == "switch" and .tc.qhist != null) | .tc.qhist as $h
+	  | ([$h.buckets[] | select(.lo > 0) | .ns] | add // 0) as $busy
+	  | ([$w, $busy, 1] | max) as $win
+	  | ([{hi: 0, ns: ($win - $busy)}] + [$h.buckets[] | select(.lo > 0)]
+	     | sort_by(.hi)) as $b
+	  | (reduce $b[] as $x ({s: 0, v: null};
+		if .v == null then .s += $x.ns
+		  | if .s >= 0.99 * $win then .v = $x.hi else . end
+		else . end) | .v // $h.max) as $p99
+	  | {port: "\(.netns)/\(.dev)", avg_bytes: ($h.byte_s * 1e9 / $win),
+	     p99_bytes: ([$p99, $h.max] | min), max_bytes: $h.max,
+	     window_ms: ($win / 1e6)} ]
+	| max_by(.avg_bytes)' "$dir/stats.json")
 
 # ---- start lags and the verdict --------------------------------------------------
 # src dst size start_ns lag_ns standalone_ns (real): late = lag > standalone.
@@ -449,11 +471,11 @@ gojq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson lag "$lag" --arg md5 "$(md5sum <"$dir/flow.txt" | cut -d' ' -f1)" \
 	--argjson e "$(wc -l <"$dir/errors.txt")" --argjson need "$need" \
 	--argjson cap $CAPACITY --argjson lost "$lost" --argjson paced "$paced" \
-	--argjson r "$reorders" \
+	--argjson r "$reorders" --argjson queue "$queue" \
 	--args '{scheme: $s, seed: $seed, flows: $f, completed: $c,
 	  incomplete: $i, reorders: $r, drops: $d, errors: $e, duration_s: $t,
 	  cpu_idle: $idle, start_lag: $lag, named: $named, paced: $paced,
-	  flows_md5: $md5,
+	  flows_md5: $md5, queue: $queue,
 	  frames_per_s: {needed: $need, capacity: $cap}, link_lost: $lost,
 	  trusted: ($ARGS.positional | length == 0),
 	  untrusted: $ARGS.positional}' "${why[@]}" >"$dir/summary.json" ||
