@@ -18,6 +18,10 @@
 #       to host stalls (both measured by fcq-exp).
 #   exp_why OUT
 #       why OUT's runs were untrusted, on one line.
+#   exp_copy FILE COPY [SED-OPTION...]
+#       a copy of the experiment FILE that works from anywhere: the paths
+#       of its topology, flows and workload files made absolute, then the
+#       sed options applied (-e 's/^seeds .*/seed 1/', ...).
 
 EXP_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -29,6 +33,16 @@ exp_stalled() {
 
 exp_why() {
 	gojq -rs '[.[].untrusted[]] | join("; ")' "$1"/scheme-*/seed-*/summary.json
+}
+
+exp_copy() {
+	local src=$1 dst=$2 dir
+	shift 2
+	dir=$(cd "$(dirname "$src")" && pwd)
+	awk -v d="$dir" '($1 == "topology" || $1 == "flows" ||
+		$1 == "workload") && $2 ~ /\// && $2 !~ /^\// { $2 = d "/" $2 }
+		{ print }' "$src" |
+		if [ $# -gt 0 ]; then sed "$@"; else cat; fi >"$dst"
 }
 
 exp_run() {

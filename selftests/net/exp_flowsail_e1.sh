@@ -41,9 +41,8 @@ F1_SHARE=$(echo "$F2" | awk '{ printf "%.2f", 20 * 1432 / 1538 - $1 }')
 e1_run() {
 	[ -z "${E1_RC:-}" ] || return 0
 	mkdir -p "$OUT"
-	sed -e "s|flowsail-e1/|$TOP/experiments/flowsail-e1/|" \
-		-e 's/^seeds .*/seed 1/' \
-		-e '/^scheme *\(flowsail-2q\|bfc-1q\|pfc\|flowsail-ql2\) /d' "$EXP" >"$OUT/e1.exp"
+	exp_copy "$EXP" "$OUT/e1.exp" -e 's/^seeds .*/seed 1/' \
+		-e '/^scheme *\(flowsail-2q\|bfc-1q\|pfc\|flowsail-ql2\) /d'
 	exp_run_stalled "$OUT/e1" "$OUT/e1.exp"
 	E1_RC=$EXP_RC
 }

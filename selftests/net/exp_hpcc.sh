@@ -62,8 +62,8 @@ example_run() {
 mix_run() {
 	[ -z "${MIX_RC:-}" ] || return 0
 	mkdir -p "$OUT"
-	sed -e "s|\.\./third_party/|$TOP/third_party/|" -e '/^scheme *pfc /d' \
-		"$TOP/experiments/hpcc-mix.exp" >"$OUT/mix.exp"
+	exp_copy "$TOP/experiments/hpcc-mix.exp" "$OUT/mix.exp" \
+		-e '/^scheme *pfc /d'
 	exp_run "$MIX" "$OUT/mix.exp"
 	MIX_RC=$EXP_RC
 }

@@ -39,8 +39,8 @@ F0_RATE=$(awk '$1 == "paced" && $2 == "F0" { sub(/Mbps$/, "", $5); print $5 }' "
 a_run() {
 	[ -z "${A_RC:-}" ] || return 0
 	mkdir -p "$OUT"
-	sed -e "s|ofc-fig1/|$TOP/experiments/ofc-fig1/|" -e 's/^seeds .*/seed 1/' \
-		-e '/^scheme *capfc /d' "$EXP" >"$OUT/a.exp"
+	exp_copy "$EXP" "$OUT/a.exp" -e 's/^seeds .*/seed 1/' \
+		-e '/^scheme *capfc /d'
 	exp_run_stalled "$OUT/a" "$OUT/a.exp"
 	A_RC=$EXP_RC
 }

@@ -40,8 +40,8 @@ EXP=$TOP/experiments/ofc-ring.exp
 b_run() {
 	[ -z "${B_RC:-}" ] || return 0
 	mkdir -p "$OUT"
-	sed -e 's/^seeds .*/seeds 1 2/' -e 's/^burst .*/burst 2560 3/' \
-		-e '/^scheme *capfc /d' "$EXP" >"$OUT/b.exp"
+	exp_copy "$EXP" "$OUT/b.exp" -e 's/^seeds .*/seeds 1 2/' \
+		-e 's/^burst .*/burst 2560 3/' -e '/^scheme *capfc /d'
 	exp_run "$OUT/b" "$OUT/b.exp"
 	B_RC=$EXP_RC
 }
