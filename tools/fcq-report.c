@@ -1272,6 +1272,47 @@ static struct agg sweep_agg(size_t scheme, size_t m)
 }
 
 /* One table per metric: a row per series, a column per value of LABEL. */
+/* Digits of statistic @k: of a single run's value, and with an interval. */
+static void stat_digits(int k, int *one, int *many)
+{
+	switch (k) {
+	case S_LATE:
+		*one = 0;
+		*many = 1;
+		break;
+	case S_QUEUE_AVG:
+	case S_QUEUE_P99:
+		*one = *many = 2;
+		break;
+	default:
+		*one = *many = 3;
+	}
+}
+
+/* After @head, statistics @from to @to: a column each, a row per scheme. */
+static void stat_table(FILE *f, struct table *t, const char *head, int from,
+		       int to)
+{
+	int k, one, many;
+	struct agg a;
+	size_t i;
+
+	fprintf(f, "\n%s\n", head);
+	t->ncol = 1 + to - from + 1;
+	t_add(t, "scheme");
+	for (k = from; k <= to; k++)
+		t_add(t, "%s", stat_key[k]);
+	for (i = 0; i < nschemes; i++) {
+		t_add(t, "%s", schemes[i].name);
+		for (k = from; k <= to; k++) {
+			a = agg_stat(&schemes[i], k);
+			stat_digits(k, &one, &many);
+			t_agg(t, &a, one, many);
+		}
+	}
+	t_print(f, t);
+}
+
 static void write_sweep_text(FILE *f)
 {
 	struct table t = { 0 };
@@ -1473,43 +1514,17 @@ static void write_text(FILE *f, const char *title)
 	}
 	free(names);
 
-	if (any_queue) {
-		fprintf(f, "\nqueue (the switch port whose data queue was "
-			"longest on average while the flows ran: that average and "
-			"its p99, time-weighted, in kB)\n");
-		t.ncol = 3;
-		t_add(&t, "scheme");
-		t_add(&t, "queue_avg_kb");
-		t_add(&t, "queue_p99_kb");
-		for (i = 0; i < nschemes; i++) {
-			t_add(&t, "%s", schemes[i].name);
-			for (k = S_QUEUE_AVG; k <= S_QUEUE_P99; k++) {
-				a = agg_stat(&schemes[i], k);
-				t_agg(&t, &a, 2, 2);
-			}
-		}
-		t_print(f, &t);
-	}
-
-	if (!any_lag)
-		return;
-	fprintf(f, "\nstart lag (lag_ms: how late flows started, p99 and max of a run; "
-		"late: flows started later than their own standalone FCT; cpu_idle: "
-		"the CPU's idle share during the traffic)\n");
-	t.ncol = 5;
-	t_add(&t, "scheme");
-	t_add(&t, "lag_p99_ms");
-	t_add(&t, "lag_max_ms");
-	t_add(&t, "late");
-	t_add(&t, "cpu_idle");
-	for (i = 0; i < nschemes; i++) {
-		t_add(&t, "%s", schemes[i].name);
-		for (k = S_LAG_P99; k <= S_IDLE; k++) {
-			a = agg_stat(&schemes[i], k);
-			t_agg(&t, &a, k == S_LATE ? 0 : 3, k == S_LATE ? 1 : 3);
-		}
-	}
-	t_print(f, &t);
+	if (any_queue)
+		stat_table(f, &t, "queue (the switch port whose data queue was "
+			   "longest on average while the flows ran: that "
+			   "average and its p99, time-weighted, in kB)",
+			   S_QUEUE_AVG, S_QUEUE_P99);
+	if (any_lag)
+		stat_table(f, &t, "start lag (lag_ms: how late flows started, "
+			   "p99 and max of a run; late: flows started later "
+			   "than their own standalone FCT; cpu_idle: the CPU's "
+			   "idle share during the traffic)",
+			   S_LAG_P99, S_IDLE);
 }
 
 /* ---- report.json ------------------------------------------------------ */

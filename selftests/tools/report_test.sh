@@ -145,6 +145,16 @@ bad_copy() {
 	cp -r "$WORK/a" "$WORK/bad"
 }
 
+# fcq-report on that copy with its summary.json edited by the jq filter $1:
+# true if it exits 1 with a message matching $2; BAD_RC its exit status.
+bad_summary() {
+	bad_copy
+	jq -c "$1" "$WORK/a/summary.json" >"$WORK/bad/summary.json"
+	"$REPORT" -o "$WORK/bad-out" "$WORK/bad" >/dev/null 2>"$WORK/err"
+	BAD_RC=$?
+	[ $BAD_RC = 1 ] && grep -q "$2" "$WORK/err"
+}
+
 # ---- several seeds per scheme --------------------------------------------
 # pfc with 3 runs (seeds 1 2 3), fafc with 4 (seeds 1 2 3 4), laid out as
 # fcq-exp does: scheme-N-NAME/seed-S/. Reported by scheme directory into
@@ -298,38 +308,30 @@ summary_named() {
 # summary.json's paced streams: a row per scheme and stream, as written;
 # a stream without one of its numbers is an error that names it.
 summary_paced() {
-	local got rc
+	local got
 	report_ab
 	got=$(rj '.schemes[0] | "\(.runs[0].paced[0].name) \(.runs[0].paced[0].fct_ms) \(.paced[0].mbps.mean) \(.paced[0].src_pauses.n)"')
 	[ "$got" = "F0 355.25 40.5 1" ] &&
 		grep -Eq '^pfc +F0 +40\.50 +355\.25 +0 +1 +0 +7$' "$WORK/out/report.txt" &&
 		grep -Eq '^fafc +F0 +- +- +- +- +- +-$' "$WORK/out/report.txt"
 	check_err $? "got $got, or the table's rows differ: $(grep -A3 '^paced' "$WORK/out/report.txt")"
-	bad_copy
-	jq -c '.paced[0] |= del(.reorders)' "$WORK/a/summary.json" >"$WORK/bad/summary.json"
-	"$REPORT" -o "$WORK/bad-out" "$WORK/bad" >/dev/null 2>"$WORK/err"
-	rc=$?
-	[ $rc = 1 ] && grep -q 'summary.json: paced\[0\].reorders' "$WORK/err"
-	check_err $? "exit $rc: $(cat "$WORK/err")"
+	bad_summary '.paced[0] |= del(.reorders)' 'summary.json: paced\[0\].reorders'
+	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
 	log_test "summary.json's paced streams: per scheme with intervals; a missing number named"
 }
 
 # summary.json's deepest queue: in kB, per run and per scheme; a run
 # without it shows -, one without a number is an error that names it.
 summary_queue() {
-	local got rc
+	local got
 	report_ab
 	got=$(rj '.schemes[0] | "\(.runs[0].queue_avg_kb) \(.queue_p99_kb.mean) \(.queue_avg_kb.n)"')
 	[ "$got" = "12.3456 65.535 1" ] &&
 		grep -Eq '^pfc +12\.35 +65\.53 *$' "$WORK/out/report.txt" &&
 		grep -Eq '^fafc +- +- *$' "$WORK/out/report.txt"
 	check_err $? "got $got, or the table's rows differ: $(grep -A3 '^queue' "$WORK/out/report.txt")"
-	bad_copy
-	jq -c '.queue |= del(.p99_bytes)' "$WORK/a/summary.json" >"$WORK/bad/summary.json"
-	"$REPORT" -o "$WORK/bad-out" "$WORK/bad" >/dev/null 2>"$WORK/err"
-	rc=$?
-	[ $rc = 1 ] && grep -q 'summary.json: "queue"' "$WORK/err"
-	check_err $? "exit $rc: $(cat "$WORK/err")"
+	bad_summary '.queue |= del(.p99_bytes)' 'summary.json: "queue"'
+	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
 	log_test "summary.json's deepest queue: kB per run and scheme; a missing number named"
 }
 
