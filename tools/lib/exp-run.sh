@@ -357,6 +357,13 @@ lost=$(gojq -c --argjson t "$elapsed" '[.[] | select(.tc.tx_lag_ns != null) |
 	{port: null, ns: 0} | .share = (.ns / (([$t, 1] | max) * 1e9))' \
 	"$dir/stats.json")
 
+# The flows' window: from their epoch to the last one's end (real time).
+w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
+	FILENAME ~ /flow.txt$/ { if (FNR == 2) f = $6 * 1e9; next }
+	{ d = $6 - f + $7; if (d > m) m = d; n++ }
+	END { printf "%.0f", n ? e + m * k : now }' \
+	"$dir/flow.txt" "$dir/fct.txt")
+
 # ---- the paced streams -------------------------------------------------------------
 # Per stream: the sink's counts; its goodput while the flows ran (from the
 # flows' epoch to the last flow's end, real time), from the sink's bins,
@@ -364,12 +371,6 @@ lost=$(gojq -c --argjson t "$elapsed" '[.[] | select(.tc.tx_lag_ns != null) |
 # byte in, from its scheduled start; real ms); and the pause frames its
 # source's port received: 802.3x, PFC (per class, XON included) and keyed
 # PAUSEs.
-# The flows' window: from their epoch to the last one's end (real time).
-w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
-	FILENAME ~ /flow.txt$/ { if (FNR == 2) f = $6 * 1e9; next }
-	{ d = $6 - f + $7; if (d > m) m = d; n++ }
-	END { printf "%.0f", n ? e + m * k : now }' \
-	"$dir/flow.txt" "$dir/fct.txt")
 paced="[]"
 if [ ${#paceds[@]} -gt 0 ]; then
 	for p in "${paceds[@]}"; do
