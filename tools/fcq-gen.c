@@ -506,7 +506,8 @@ static void paced_rx(struct psink *p, const struct phdr *h, size_t len,
 	uint32_t seg = ntohl(h->seg);
 	struct pstream *s;
 
-	if (!seg || !size || off > size || off % seg ||
+	/* The end markers' offset is the size, a multiple of seg or not */
+	if (!seg || !size || off > size || (off % seg && off != size) ||
 	    (size - 1) / seg >= MAX_PACED_DGRAMS ||
 	    len != (off == size ? 0 : size - off < seg ? size - off : seg))
 		return;

@@ -914,19 +914,22 @@ lossy_link() {
 			match u16 68 0xffff at 2 flowid 1:3 2>/dev/null
 }
 
-# lost = what the FIFO dropped, to the byte; the stream ends by its marker.
+# lost = what the FIFO dropped, to the byte; the stream ends by its marker,
+# whose offset (the size) is not a multiple of the datagram: the short last
+# datagram passes the FIFO (only 1500-byte packets go through it) and may
+# overtake the last full ones, one reorder.
 paced_loss() {
 	local drops
 	needs_netns "paced, lossy" || return 0
 	psink_up
 	lossy_link
 	check_err $? "htb, pfifo and u32 on the veth"
-	paced loss $((1000 * DGRAM))
+	paced loss $((1000 * DGRAM + 700))
 	drops=$(leaf_drops 2:)
 	link_clean
 	ktap_note "lossy: FIFO drops $drops; sink $(pj loss.rcv '"end \(.end), lost \(.lost), bytes \(.bytes), reorders \(.reorders)"' 2>/dev/null)"
 	[ "${drops:-0}" -gt 0 ] &&
-		[ "$(pj loss.rcv '"\(.end) \(.lost) \(.dups) \(.reorders)"')" = "marker $((drops * DGRAM)) 0 0" ] &&
+		[ "$(pj loss.rcv '"\(.end) \(.lost) \(.dups) \(.reorders <= 1)"')" = "marker $((drops * DGRAM)) 0 true" ] &&
 		sink_consistent loss
 	check_err $? "drops $drops; sink $(cut -c 1-300 "$WORK/loss.rcv")"
 	log_test "paced: lost = the bytes the link dropped, known from the end marker"
