@@ -159,8 +159,8 @@ demo: setup
 # files of experiments/ (without .exp). A run judged untrusted (fcq-exp
 # exit 3) is reported, not fatal.
 .PHONY: repro
-REPRO ?= ofc-fig1 ofc-ring flowsail-e1 flowsail-e2 flowsail-e3 flowsail-e4 \
-	flowsail-e4-extreme
+REPRO ?= ofc-fig1 ofc-ring flowsail-e1 flowsail-e2 flowsail-e2-udp flowsail-e3 \
+	flowsail-e4 flowsail-e4-extreme
 repro: setup
 	@for k in $(KERNELS); do for e in $(REPRO); do \
 		echo "repro: $$e on $$k"; \
