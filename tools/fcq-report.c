@@ -68,6 +68,9 @@
  *   queue_avg_kb, queue_p99_kb: summary.json "queue" {"avg_bytes",
  *               "p99_bytes"} / 1000, when there: the switch port whose
  *               queue was longest on average while the flows ran.
+ *   incast_queue_avg_kb, incast_queue_p99_kb: the same of summary.json
+ *               "queue_incast", when there: the switch port toward the
+ *               incast's receiver.
  *
  * Per scheme, every statistic over the runs that have it (n of them): the
  * mean, and the half-width of its 95 % confidence interval, Student t with
@@ -93,7 +96,8 @@
  * "completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
  * "pfc_tx", "kp_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
- * "queue_avg_kb", "queue_p99_kb", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
+ * "queue_avg_kb", "queue_p99_kb", "incast_queue_avg_kb",
+ * "incast_queue_p99_kb", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
  * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "groups": {GROUP:
  * {"count", "avg", "p50", "p95", "p99"}}, "summary": summary.json as
  * read}], and each statistic aggregated as {"mean", "ci95", "n"} (ci95
@@ -199,6 +203,12 @@ struct paced {
 	double v[NPACED];
 };
 
+/* A switch port's queue over the flows' window (summary.json), bytes. */
+struct queue {
+	bool has;
+	double avg, p99;
+};
+
 /* One scheme with one seed. */
 struct run {
 	char *dir;
@@ -214,10 +224,11 @@ struct run {
 	size_t nnamed;
 	struct paced *paced;
 	size_t npaced;
-	bool has_seed, has_lag, has_late, has_idle, has_queue, untrusted;
+	bool has_seed, has_lag, has_late, has_idle, untrusted;
 	uint64_t seed, late;
 	double lag_p99_ms, lag_max_ms, idle;
-	double queue_avg, queue_p99;	/* bytes: the deepest switch queue */
+	struct queue queue;		/* the deepest switch queue */
+	struct queue queue_incast;	/* toward the incast's receiver */
 	const char *md5;
 	json_object *why;	/* "untrusted" reasons */
 
@@ -495,6 +506,22 @@ static const char *get_string(json_object *o, const char *key,
 	return json_object_get_string(v);
 }
 
+/* summary.json's queue @key, when there (null: none). */
+static void read_queue(json_object *o, const char *key, struct queue *q,
+		       const char *path)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_object))
+		return;
+	if (!get_number(v, "avg_bytes", &q->avg) ||
+	    !get_number(v, "p99_bytes", &q->p99))
+		die("%s: \"%s\": expected avg_bytes and p99_bytes", path, key);
+	q->has = true;
+	any_queue = true;
+}
+
 /* summary.json "paced": every stream with every number of paced_key. */
 static void read_paced(struct run *s, json_object *o, const char *path)
 {
@@ -574,15 +601,8 @@ static void read_summary(struct run *s)
 		}
 		any_lag |= s->has_lag;
 	}
-	if (json_object_object_get_ex(o, "queue", &v) &&
-	    json_object_is_type(v, json_type_object)) {
-		if (!get_number(v, "avg_bytes", &s->queue_avg) ||
-		    !get_number(v, "p99_bytes", &s->queue_p99))
-			die("%s: \"queue\": expected avg_bytes and p99_bytes",
-			    path);
-		s->has_queue = true;
-		any_queue = true;
-	}
+	read_queue(o, "queue", &s->queue, path);
+	read_queue(o, "queue_incast", &s->queue_incast, path);
 	if (json_object_object_get_ex(o, "trusted", &v)) {
 		if (!json_object_is_type(v, json_type_boolean))
 			die("%s: \"trusted\": expected true or false", path);
@@ -770,13 +790,16 @@ enum {
 	S_IDLE,
 	S_QUEUE_AVG,
 	S_QUEUE_P99,
+	S_INCAST_QUEUE_AVG,
+	S_INCAST_QUEUE_P99,
 	NSTATS
 };
 
 static const char *const stat_key[NSTATS] = {
 	"completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
 	"pfc_tx", "kp_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
-	"queue_avg_kb", "queue_p99_kb",
+	"queue_avg_kb", "queue_p99_kb", "incast_queue_avg_kb",
+	"incast_queue_p99_kb",
 };
 
 /* What to take of a run: a counter, a group's statistic or a named flow. */
@@ -851,8 +874,14 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	case S_LAG_MAX: *v = s->lag_max_ms; return s->has_lag;
 	case S_LATE: *v = s->late; return s->has_late;
 	case S_IDLE: *v = s->idle; return s->has_idle;
-	case S_QUEUE_AVG: *v = s->queue_avg / 1e3; return s->has_queue;
-	case S_QUEUE_P99: *v = s->queue_p99 / 1e3; return s->has_queue;
+	case S_QUEUE_AVG: *v = s->queue.avg / 1e3; return s->queue.has;
+	case S_QUEUE_P99: *v = s->queue.p99 / 1e3; return s->queue.has;
+	case S_INCAST_QUEUE_AVG:
+		*v = s->queue_incast.avg / 1e3;
+		return s->queue_incast.has;
+	case S_INCAST_QUEUE_P99:
+		*v = s->queue_incast.p99 / 1e3;
+		return s->queue_incast.has;
 	}
 	return false;
 }
@@ -1282,6 +1311,8 @@ static void stat_digits(int k, int *one, int *many)
 		break;
 	case S_QUEUE_AVG:
 	case S_QUEUE_P99:
+	case S_INCAST_QUEUE_AVG:
+	case S_INCAST_QUEUE_P99:
 		*one = *many = 2;
 		break;
 	default:
@@ -1517,8 +1548,10 @@ static void write_text(FILE *f, const char *title)
 	if (any_queue)
 		stat_table(f, &t, "queue (the switch port whose data queue was "
 			   "longest on average while the flows ran: that "
-			   "average and its p99, time-weighted, in kB)",
-			   S_QUEUE_AVG, S_QUEUE_P99);
+			   "average and its p99, time-weighted, in kB; "
+			   "incast_queue: the same of the switch port toward "
+			   "the host most incast flows go to)",
+			   S_QUEUE_AVG, S_INCAST_QUEUE_P99);
 	if (any_lag)
 		stat_table(f, &t, "start lag (lag_ms: how late flows started, "
 			   "p99 and max of a run; late: flows started later "
@@ -1579,8 +1612,12 @@ static json_object *run_json(const struct run *s)
 	add(o, "lag_max_ms", jnum(s->has_lag, s->lag_max_ms));
 	add(o, "late", ju64(s->has_late, s->late));
 	add(o, "cpu_idle", jnum(s->has_idle, s->idle));
-	add(o, "queue_avg_kb", jnum(s->has_queue, s->queue_avg / 1e3));
-	add(o, "queue_p99_kb", jnum(s->has_queue, s->queue_p99 / 1e3));
+	add(o, "queue_avg_kb", jnum(s->queue.has, s->queue.avg / 1e3));
+	add(o, "queue_p99_kb", jnum(s->queue.has, s->queue.p99 / 1e3));
+	add(o, "incast_queue_avg_kb",
+	    jnum(s->queue_incast.has, s->queue_incast.avg / 1e3));
+	add(o, "incast_queue_p99_kb",
+	    jnum(s->queue_incast.has, s->queue_incast.p99 / 1e3));
 	add(o, "trusted", json_object_new_boolean(!s->untrusted));
 	named = json_object_new_array();
 	add(o, "named", named);

@@ -102,7 +102,9 @@ cat >"$WORK/a/summary.json" <<'JSON'
  "paced":[{"name":"F0","mbps":40.5,"fct_ms":355.25,"lost":0,"reorders":1,
   "dups":0,"src_pauses":7,"window_ms":150}],
  "queue":{"port":"fcq-s0/p0","avg_bytes":12345.6,"p99_bytes":65535,
-  "max_bytes":70000,"window_ms":8000}}
+  "max_bytes":70000,"window_ms":8000},
+ "queue_incast":{"port":"fcq-s0/p1","avg_bytes":2500,"p99_bytes":8191,
+  "max_bytes":9000,"window_ms":8000}}
 JSON
 # Switch ports send PFC, hosts get paused: pfc_tx (and keyed tx_pause) on a
 # host and paused_ns on a switch must not count, nor either without a
@@ -320,19 +322,22 @@ summary_paced() {
 	log_test "summary.json's paced streams: per scheme with intervals; a missing number named"
 }
 
-# summary.json's deepest queue: in kB, per run and per scheme; a run
-# without it shows -, one without a number is an error that names it.
+# summary.json's deepest queue and the incast receiver's: in kB, per run
+# and per scheme; a run without them shows -, one without a number is an
+# error that names it.
 summary_queue() {
 	local got
 	report_ab
-	got=$(rj '.schemes[0] | "\(.runs[0].queue_avg_kb) \(.queue_p99_kb.mean) \(.queue_avg_kb.n)"')
-	[ "$got" = "12.3456 65.535 1" ] &&
-		grep -Eq '^pfc +12\.35 +65\.53 *$' "$WORK/out/report.txt" &&
-		grep -Eq '^fafc +- +- *$' "$WORK/out/report.txt"
+	got=$(rj '.schemes[0] | "\(.runs[0].queue_avg_kb) \(.queue_p99_kb.mean) \(.queue_avg_kb.n) \(.runs[0].incast_queue_avg_kb) \(.incast_queue_p99_kb.mean)"')
+	[ "$got" = "12.3456 65.535 1 2.5 8.191" ] &&
+		grep -Eq '^pfc +12\.35 +65\.53 +2\.50 +8\.19 *$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +- +- +- +- *$' "$WORK/out/report.txt"
 	check_err $? "got $got, or the table's rows differ: $(grep -A3 '^queue' "$WORK/out/report.txt")"
 	bad_summary '.queue |= del(.p99_bytes)' 'summary.json: "queue"'
 	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
-	log_test "summary.json's deepest queue: kB per run and scheme; a missing number named"
+	bad_summary '.queue_incast |= del(.avg_bytes)' 'summary.json: "queue_incast"'
+	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
+	log_test "summary.json's deepest and incast queues: kB per run and scheme; a missing number named"
 }
 
 # A malformed line: exit 1, the message names the file and the line.

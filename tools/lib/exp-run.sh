@@ -19,7 +19,8 @@
 #   paced-NAME.json       a paced stream's sender line (fcq-gen paced)
 #   sinks.jsonl           what the sinks said of the paced streams
 #   summary.json          counts, start lags, CPU idle, the paced streams,
-#                         the deepest switch queue, the verdict
+#                         the deepest switch queue and the incast
+#                         receiver's, the verdict
 #   progress              one line per step, for the runner that waits
 #
 # Exit status: 0 done; 1 failed (a message says why); 3 done, but the
@@ -405,13 +406,22 @@ if [ ${#paceds[@]} -gt 0 ]; then
 	done
 fi
 
-# ---- the deepest queue ------------------------------------------------------------
-# Of the switch ports, the one whose data queue was longest on average
-# over the flows' window, from its time-weighted histogram (xstats
-# "qhist", from the qdisc's start): its average and p99 length, the p99 as
-# the upper edge of its bucket (within 1/8). Before the epoch the queues
-# are empty; a port busy beyond the window stretches it to its busy time.
-queue=$(gojq -c --argjson w "$((w1 - epoch))" '
+# ---- the deepest queue, and the incast's ----------------------------------------
+# Of every switch port, its data queue over the flows' window, from its
+# time-weighted histogram (xstats "qhist", from the qdisc's start): its
+# average and p99 length, the p99 as the upper edge of its bucket (within
+# 1/8). Before the epoch the queues are empty; a port busy beyond the
+# window stretches it to its busy time. "queue" is the port whose average
+# was the longest; "queue_incast" the switch port toward the host that most
+# incast flows (dport 200) go to, the bottleneck a paper reads, if any.
+into=$(awk 'NR > 1 && $4 == 200 { n[$2]++ }
+	END { for (h in n) if (n[h] > m) { m = n[h]; b = h } if (m) print b }' \
+	"$dir/flow.txt")
+into_port=$(awk -v h="$into" '$1 == "switch" { sw[$3] = 1 }
+	$1 == "port" && $6 == h && ($2 in sw) { print $2 "/" $3; exit }' \
+	"$dir/net.txt")
+read -r queue queue_incast < <(gojq -c -r --argjson w "$((w1 - epoch))" \
+	--arg into "$into_port" '
 	[ .[] | select(.role == "switch" and .tc.qhist != null) | .tc.qhist as $h
 	  | ([$h.buckets[] | select(.lo > 0) | .ns] | add // 0) as $busy
 	  | ([$w, $busy, 1] | max) as $win
@@ -424,7 +434,8 @@ queue=$(gojq -c --argjson w "$((w1 - epoch))" '
 	  | {port: "\(.netns)/\(.dev)", avg_bytes: ($h.byte_s * 1e9 / $win),
 	     p99_bytes: ([$p99, $h.max] | min), max_bytes: $h.max,
 	     window_ms: ($win / 1e6)} ]
-	| max_by(.avg_bytes)' "$dir/stats.json")
+	| "\(max_by(.avg_bytes) | tojson) \(map(select(.port == $into))[0] | tojson)"' \
+	"$dir/stats.json")
 
 # ---- start lags and the verdict --------------------------------------------------
 # src dst size start_ns lag_ns standalone_ns (real): late = lag > standalone.
@@ -473,10 +484,11 @@ gojq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson e "$(wc -l <"$dir/errors.txt")" --argjson need "$need" \
 	--argjson cap $CAPACITY --argjson lost "$lost" --argjson paced "$paced" \
 	--argjson r "$reorders" --argjson queue "$queue" \
+	--argjson queue_incast "${queue_incast:-null}" \
 	--args '{scheme: $s, seed: $seed, flows: $f, completed: $c,
 	  incomplete: $i, reorders: $r, drops: $d, errors: $e, duration_s: $t,
 	  cpu_idle: $idle, start_lag: $lag, named: $named, paced: $paced,
-	  flows_md5: $md5, queue: $queue,
+	  flows_md5: $md5, queue: $queue, queue_incast: $queue_incast,
 	  frames_per_s: {needed: $need, capacity: $cap}, link_lost: $lost,
 	  trusted: ($ARGS.positional | length == 0),
 	  untrusted: $ARGS.positional}' "${why[@]}" >"$dir/summary.json" ||
