@@ -412,11 +412,16 @@ fi
 # average and p99 length, the p99 as the upper edge of its bucket (within
 # 1/8). Before the epoch the queues are empty; a port busy beyond the
 # window stretches it to its busy time. "queue" is the port whose average
-# was the longest; "queue_incast" the switch port toward the host that most
-# incast flows (dport 200) go to, the bottleneck a paper reads, if any.
-into=$(awk 'NR > 1 && $4 == 200 { n[$2]++ }
-	END { for (h in n) if (n[h] > m) { m = n[h]; b = h } if (m) print b }' \
-	"$dir/flow.txt")
+# was the longest; "queue_incast" the switch port toward the host that
+# more incast flows (dport 200) go to than to any other, the bottleneck a
+# paper reads; null if there is no such host (a tie: no one receiver).
+into=$(awk 'NR == 1 { nf = $1; next } NR <= nf + 1 && $4 == 200 { n[$2]++ }
+	END {
+		for (h in n)
+			if (n[h] > m) { m = n[h]; b = h; tie = 0 }
+			else if (n[h] == m) tie = 1
+		if (m && !tie) print b
+	}' "$dir/flow.txt")
 into_port=$(awk -v h="$into" '$1 == "switch" { sw[$3] = 1 }
 	$1 == "port" && $6 == h && ($2 in sw) { print $2 "/" $3; exit }' \
 	"$dir/net.txt")
@@ -483,7 +488,7 @@ gojq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson lag "$lag" --arg md5 "$(md5sum <"$dir/flow.txt" | cut -d' ' -f1)" \
 	--argjson e "$(wc -l <"$dir/errors.txt")" --argjson need "$need" \
 	--argjson cap $CAPACITY --argjson lost "$lost" --argjson paced "$paced" \
-	--argjson r "$reorders" --argjson queue "$queue" \
+	--argjson r "$reorders" --argjson queue "${queue:-null}" \
 	--argjson queue_incast "${queue_incast:-null}" \
 	--args '{scheme: $s, seed: $seed, flows: $f, completed: $c,
 	  incomplete: $i, reorders: $r, drops: $d, errors: $e, duration_s: $t,
