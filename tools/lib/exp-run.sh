@@ -422,8 +422,8 @@ into=$(awk 'NR == 1 { nf = $1; next } NR <= nf + 1 && $4 == 200 { n[$2]++ }
 			else if (n[h] == m) tie = 1
 		if (m && !tie) print b
 	}' "$dir/flow.txt")
-into_port=$(awk -v h="$into" '$1 == "switch" { sw[$3] = 1 }
-	$1 == "port" && $6 == h && ($2 in sw) { print $2 "/" $3; exit }' \
+# (a port toward a host is a switch's; the role below checks it again)
+into_port=$(awk -v h="$into" '$1 == "port" && $6 == h { print $2 "/" $3; exit }' \
 	"$dir/net.txt")
 read -r queue queue_incast < <(gojq -c -r --argjson w "$((w1 - epoch))" \
 	--arg into "$into_port" '
