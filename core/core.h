@@ -68,6 +68,22 @@ static inline u64 fcq_max64(u64 a, u64 b)
 	return a > b ? a : b;
 }
 
+/*
+ * xorshift32 (Marsaglia, 2003): the next number of the sequence in *@s,
+ * which must not be 0 (seed it with seed | 1). Cheap and reproducible from
+ * a seed, for the random choices the papers' algorithms make.
+ */
+static inline u32 fcq_xorshift32(u32 *s)
+{
+	u32 x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*s = x;
+	return x;
+}
+
 /* a * b / c with a 128-bit intermediate (rates x times overflow 64 bits). */
 static inline u64 fcq_mul_div(u64 a, u64 b, u64 c)
 {

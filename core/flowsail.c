@@ -50,13 +50,10 @@ void fsail_init(struct fsail *s, const struct fsail_cfg *c,
 	s->rnd = seed | 1;
 }
 
-/* xorshift32 (Marsaglia): the random queue of Alg. 1 line 13. */
+/* The random queue of Alg. 1 line 13. */
 static u32 rnd(struct fsail *s)
 {
-	s->rnd ^= s->rnd << 13;
-	s->rnd ^= s->rnd >> 17;
-	s->rnd ^= s->rnd << 5;
-	return s->rnd;
+	return fcq_xorshift32(&s->rnd);
 }
 
 static struct fsail_flow *flow_at(struct fsail *s, u16 slot)
