@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Byte layouts of the MAC Control and fcq extension
- * frames (see frames.h).
+ * Byte layouts of the MAC Control, fcq extension and 802.1Qau CNM frames
+ * (see frames.h).
  */
 #include "frames.h"
 
@@ -197,4 +197,65 @@ enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 	default:
 		return FCQ_FRAME_BAD_OPCODE;
 	}
+}
+
+s16 fcq_cnm_units(s64 bytes)
+{
+	s64 u = fcq_sdiv64(bytes, FCQ_CNM_UNIT);
+
+	if (u > 0x7fff)
+		return 0x7fff;
+	if (u < -0x8000)
+		return -0x8000;
+	return (s16)u;
+}
+
+size_t fcq_cnm_build(u8 *buf, size_t size, const u8 *dst, const u8 *src,
+		     const struct fcq_cnm *c, const u8 *msdu)
+{
+	size_t len = FCQ_CNM_HLEN + c->msdu_len;
+
+	if (c->qfb > 63 || c->prio >= FCQ_NUM_PRIO ||
+	    c->msdu_len > FCQ_CNM_MSDU_MAX)
+		return 0;
+	if (len < FCQ_ETH_ZLEN)
+		len = FCQ_ETH_ZLEN;
+	if (size < len)
+		return 0;
+	memset(buf, 0, len);
+	memcpy(buf, dst, FCQ_ETH_ALEN);
+	memcpy(buf + FCQ_ETH_ALEN, src, FCQ_ETH_ALEN);
+	put_be16(buf + 12, FCQ_ETHERTYPE_CNM);
+	put_be16(buf + 14, c->qfb);	/* version 0, reserved 0 */
+	memcpy(buf + 16, c->cpid, sizeof(c->cpid));
+	put_be16(buf + 24, (u16)c->qoffset);
+	put_be16(buf + 26, (u16)c->qdelta);
+	put_be16(buf + 28, (u16)(c->prio << 13));
+	memcpy(buf + 30, c->encap_da, FCQ_ETH_ALEN);
+	put_be16(buf + 36, c->msdu_len);
+	memcpy(buf + FCQ_CNM_HLEN, msdu, c->msdu_len);
+	return len;
+}
+
+enum fcq_frame_err fcq_cnm_parse(const u8 *frame, size_t len,
+				 struct fcq_cnm *out)
+{
+	if (len < FCQ_ETH_ZLEN)
+		return FCQ_FRAME_TRUNCATED;
+	if (get_be16(frame + 12) != FCQ_ETHERTYPE_CNM)
+		return FCQ_FRAME_NOT_MACCTL;
+	if (frame[14] >> 4)
+		return FCQ_FRAME_BAD_HEADER;	/* a version we do not know */
+	memset(out, 0, sizeof(*out));
+	out->qfb = frame[15] & 0x3f;
+	memcpy(out->cpid, frame + 16, sizeof(out->cpid));
+	out->qoffset = (s16)get_be16(frame + 24);
+	out->qdelta = (s16)get_be16(frame + 26);
+	out->prio = frame[28] >> 5;
+	memcpy(out->encap_da, frame + 30, FCQ_ETH_ALEN);
+	out->msdu_len = get_be16(frame + 36);
+	if (out->msdu_len > FCQ_CNM_MSDU_MAX ||
+	    (size_t)FCQ_CNM_HLEN + out->msdu_len > len)
+		return FCQ_FRAME_BAD_MSDU;
+	return FCQ_FRAME_OK;
 }

@@ -29,6 +29,21 @@
  *   frame); ACCUMULATE and other bits are ignored. A frame pauses or
  *   resumes the keys it names; RESUME ALL ends everything the sender held
  *   of the class, named keys included.
+ *
+ * IEEE 802.1Qau Congestion Notification Messages (EtherType 0x22E7), sent
+ * by a congestion point to the source of the frame it names (the culprit),
+ * untagged:
+ *
+ *   0  DA: the culprit's source   6 SA: the congestion point's port
+ *  12  EtherType 0x22E7
+ *  14  version (4 bits) 0, reserved (6 bits), QntzFb (6 bits)
+ *  16  CPID (8 bytes): the port's MAC, then a 16-bit index of its CP
+ *  24  cnmQOffset, 26 cnmQDelta: signed, in 64-byte units
+ *  28  encapsulated priority (3 bits, then 13 reserved)
+ *  30  encapsulated DA (the culprit's destination: it selects the RL)
+ *  36  encapsulated MSDU length (0 to 64)
+ *  38  encapsulated MSDU: the culprit frame from its EtherType on
+ *      zero padding to 60 bytes.
  */
 #ifndef FCQ_CORE_FRAMES_H
 #define FCQ_CORE_FRAMES_H
@@ -56,6 +71,22 @@
 #define FCQ_EXT_F_MORE		0x08	/* the list goes on in another frame */
 
 extern const u8 fcq_macctl_dst[FCQ_ETH_ALEN];
+
+#define FCQ_ETHERTYPE_CNM	0x22e7
+#define FCQ_CNM_HLEN		38	/* where the encapsulated MSDU begins */
+#define FCQ_CNM_MSDU_MAX	64
+#define FCQ_CNM_UNIT		64	/* bytes per cnmQOffset, cnmQDelta unit */
+
+/* A CNM's fields (its DA and SA are the frame's). */
+struct fcq_cnm {
+	u8 qfb;				/* QntzFb, 0..63 */
+	u8 cpid[8];
+	s16 qoffset;			/* 64-byte units */
+	s16 qdelta;			/* 64-byte units */
+	u8 prio;			/* the culprit's priority */
+	u8 encap_da[FCQ_ETH_ALEN];	/* the culprit's destination */
+	u16 msdu_len;			/* bytes at FCQ_CNM_HLEN */
+};
 
 /* A MAC Control frame as the receiver must act on it. */
 struct fcq_macctl {
@@ -86,6 +117,7 @@ enum fcq_frame_err {
 	FCQ_FRAME_BAD_OPCODE,		/* unknown opcode or extension type */
 	FCQ_FRAME_BAD_HEADER,		/* extension magic, version, priority */
 	FCQ_FRAME_BAD_KEYS,		/* unknown key type, or keys past the end */
+	FCQ_FRAME_BAD_MSDU,		/* CNM: MSDU over 64 bytes or past the end */
 };
 
 /*
@@ -123,5 +155,24 @@ size_t fcq_ext_keys_build(u8 *buf, size_t size, const u8 *src,
  */
 enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 				 struct fcq_ext *out);
+
+/* @bytes in cnmQOffset's 64-byte units, saturated to 16 bits. */
+s16 fcq_cnm_units(s64 bytes);
+
+/*
+ * Write a CNM to @dst from @src carrying @c and, at FCQ_CNM_HLEN,
+ * @c->msdu_len bytes of @msdu. Returns the frame length (at least
+ * FCQ_ETH_ZLEN), or 0 without writing if @size is too small, @c->qfb over
+ * 63, @c->prio over 7 or @c->msdu_len over FCQ_CNM_MSDU_MAX.
+ */
+size_t fcq_cnm_build(u8 *buf, size_t size, const u8 *dst, const u8 *src,
+		     const struct fcq_cnm *c, const u8 *msdu);
+
+/*
+ * Parse a received CNM of @len bytes starting at its DA; the reserved
+ * bits are ignored, its MSDU is at FCQ_CNM_HLEN, within @len.
+ */
+enum fcq_frame_err fcq_cnm_parse(const u8 *frame, size_t len,
+				 struct fcq_cnm *out);
 
 #endif /* FCQ_CORE_FRAMES_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of core/frames.c: PFC, PAUSE and fcq extension frames' byte
- * layouts and parsing.
+ * Unit tests of core/frames.c: PFC, PAUSE, fcq extension and 802.1Qau CNM
+ * frames' byte layouts and parsing.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -330,6 +330,98 @@ static void keys_capacity(void **state)
 	}
 }
 
+/* A CNM naming a 1518-byte frame of 02:..:01 to 02:..:05, priority 3. */
+static const u8 cnm_golden[64] = {
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x01,	/* DA: the culprit's source */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x07,	/* SA: the CP's port */
+	0x22, 0xe7,				/* EtherType */
+	0x00, 0x2a,				/* version 0, QntzFb 42 */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x1b, /* CPID */
+	0x02, 0x71,				/* cnmQOffset 625 (40 000 B) */
+	0xff, 0x83,				/* cnmQDelta -125 (-8 000 B) */
+	0x60, 0x00,				/* priority 3 */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x05,	/* encapsulated DA */
+	0x00, 0x16,				/* MSDU length 22 */
+	0x88, 0xb5, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x10, 0x20, 0x30,
+	0x40, 0x50,				/* MSDU: from the EtherType */
+	0xa5, 0xa5, 0xa5, 0xa5,			/* past the frame */
+};
+
+static const struct fcq_cnm cnm_fields = {
+	.qfb = 42,
+	.cpid = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x1b },
+	.qoffset = 625, .qdelta = -125, .prio = 3,
+	.encap_da = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x05 },
+	.msdu_len = 22,
+};
+
+static void cnm_golden_bytes(void **state)
+{
+	const u8 dst[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	struct fcq_cnm c;
+	u8 f[64];
+
+	memset(f, 0xa5, sizeof(f));
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &cnm_fields,
+				       cnm_golden + FCQ_CNM_HLEN), 60);
+	assert_memory_equal(f, cnm_golden, sizeof(f));
+	assert_int_equal(fcq_cnm_parse(cnm_golden, 60, &c), FCQ_FRAME_OK);
+	assert_memory_equal(&c, &cnm_fields, sizeof(c));
+	/* 64-byte units, saturated */
+	assert_int_equal(fcq_cnm_units(40000), 625);
+	assert_int_equal(fcq_cnm_units(-8000), -125);
+	assert_int_equal(fcq_cnm_units(63), 0);
+	assert_int_equal(fcq_cnm_units(1LL << 30), 0x7fff);
+	assert_int_equal(fcq_cnm_units(-(1LL << 30)), -0x8000);
+}
+
+static void cnm_sizes_and_errors(void **state)
+{
+	const u8 dst[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	struct fcq_cnm c = cnm_fields, g;
+	u8 msdu[FCQ_CNM_MSDU_MAX], f[128];
+
+	memset(msdu, 0x5a, sizeof(msdu));
+	/* 64 bytes of MSDU: 102 bytes, over the minimum */
+	c.msdu_len = FCQ_CNM_MSDU_MAX;
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c, msdu),
+			 FCQ_CNM_HLEN + FCQ_CNM_MSDU_MAX);
+	assert_int_equal(fcq_cnm_parse(f, 102, &g), FCQ_FRAME_OK);
+	assert_int_equal(g.msdu_len, 64);
+	assert_int_equal(fcq_cnm_parse(f, 101, &g), FCQ_FRAME_BAD_MSDU);
+	assert_int_equal(fcq_cnm_build(f, 101, dst, src, &c, msdu), 0);
+	/* None: padded to 60 */
+	c.msdu_len = 0;
+	assert_int_equal(fcq_cnm_build(f, 60, dst, src, &c, msdu), 60);
+	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_OK);
+	assert_int_equal(fcq_cnm_parse(f, 59, &g), FCQ_FRAME_TRUNCATED);
+	/* What the fields cannot hold is refused. */
+	c.msdu_len = 65;
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c, msdu), 0);
+	c.msdu_len = 0;
+	c.qfb = 64;
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c, msdu), 0);
+	c.qfb = 1;
+	c.prio = 8;
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c, msdu), 0);
+	/* Received: a length over 64, another version, another EtherType */
+	c.prio = 0;
+	fcq_cnm_build(f, sizeof(f), dst, src, &c, msdu);
+	f[37] = 65;
+	assert_int_equal(fcq_cnm_parse(f, 128, &g), FCQ_FRAME_BAD_MSDU);
+	f[37] = 0;
+	f[14] = 0x10;
+	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_BAD_HEADER);
+	/* the reserved bits are ignored */
+	f[14] = 0x0f;
+	f[15] = 0xc0 | 7;
+	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_OK);
+	assert_int_equal(g.qfb, 7);
+	f[13] = 0xe9;
+	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_NOT_MACCTL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +431,8 @@ int main(void)
 		cmocka_unit_test(keys_sizes_and_errors),
 		cmocka_unit_test(keys_capacity),
 		cmocka_unit_test(pfc_layout),
+		cmocka_unit_test(cnm_golden_bytes),
+		cmocka_unit_test(cnm_sizes_and_errors),
 		cmocka_unit_test(pause_layout),
 		cmocka_unit_test(build_needs_room),
 		cmocka_unit_test(pfc_round_trip),
