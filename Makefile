@@ -186,7 +186,8 @@ install: all
 	install -m 0644 $(PLUGINS) $(DESTDIR)$(TC_LIBDIR)/
 	install -m 0755 $(TOOLS) $(DESTDIR)$(SBINDIR)/
 	install -m 0644 Documentation/man/*.8 $(DESTDIR)$(MANDIR)/man8/
-	install -m 0644 tools/wireshark/fcq.lua $(DESTDIR)$(WIRESHARK_LUADIR)/
+	install -m 0644 tools/wireshark/fcq.lua tools/wireshark/qcn.lua \
+		$(DESTDIR)$(WIRESHARK_LUADIR)/
 
 clean:
 	rm -rf build

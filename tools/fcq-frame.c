@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcq-frame - put PFC, 802.3x PAUSE or fcq extension frames on a device,
- * well-formed or deliberately broken, to exercise a port's receive path.
+ * fcq-frame - put PFC, 802.3x PAUSE, fcq extension or 802.1Qau CNM frames
+ * on a device, well-formed or deliberately broken, to exercise a port's
+ * receive path.
  *
  *   fcq-frame DEV FRAME [MUTATION...] [--wait TIME FRAME [MUTATION...]]...
  *   fcq-frame -h | --help
@@ -9,6 +10,7 @@
  *   FRAME    := pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA
  *             | fafc PRIO:NS[:acc]  (FAFC pause of NS ns; acc: ACCUMULATE)
  *             | keys pause|resume PRIO[:all][:origin][:more] [KEY[,KEY...]]
+ *             | cnm QNTZFB[:PRIO]   (to --dst, naming a frame to --encap)
  *   KEY      := SRC>DST | >DST | SRC:SPORT>DST:DPORT/udp|tcp
  *               (IPv4 or IPv6; an IPv6 address with a port in brackets)
  *   MUTATION := --len N (send only N bytes) | --dst MAC
@@ -16,6 +18,9 @@
  *             | --opcode HEX                        (pfc, pause)
  *             | --magic HEX | --version N | --type N (fafc, keys)
  *             | --keytype N | --keycount N          (keys)
+ *             | --encap MAC | --qoff BYTES | --qdelta BYTES
+ *             | --msdu N (bytes encapsulated, 22) | --version N
+ *             | --msdulen N (the length field alone) (cnm)
  *   TIME     := a number with s, ms or us
  *
  * Frames in one invocation are sent --wait apart, more precisely than
@@ -26,7 +31,9 @@
  * each frame was sent, one per line, read just before it is handed to the
  * device; an extension frame carries the same time as its tx time.
  * A keyed frame (keys) names keys of one wire type, as many as the
- * device's MTU allows.
+ * device's MTU allows. A CNM goes to --dst (broadcast if not given) from
+ * the device's MAC, its CPID that MAC and index 0; its MSDU is the bytes
+ * 0x88 0xb5 0x00 0x01 ... (an EtherType and a count).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -52,8 +59,16 @@ struct mutation {
 	long key_type;		/* byte 32 */
 	long key_count;		/* bytes 34-35 */
 	long count;		/* copies to send, 1 if not given */
+	long msdu_len;		/* cnm: bytes 36-37 */
 	int set_dst;
 	u8 dst[FCQ_ETH_ALEN];
+	int hdr;		/* the frame's headers */
+};
+
+/* A CNM's fields given after it (not mutations: they build it). */
+struct cnm_args {
+	struct fcq_cnm c;
+	long long qoff, qdelta;
 };
 
 /* The keys of a keyed frame, as given on the command line. */
@@ -63,7 +78,7 @@ struct keys {
 };
 
 /* The headers a frame has: what its mutations may change. */
-enum { HDR_MACCTL, HDR_EXT, HDR_KEYS };
+enum { HDR_MACCTL, HDR_EXT, HDR_KEYS, HDR_CNM };
 
 static u32 ext_seq;
 
@@ -74,6 +89,7 @@ static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 		"       fcq-frame -h | --help\n"
 		"FRAME:    pfc PRIO:QUANTA[,PRIO:QUANTA...] | pause QUANTA | fafc PRIO:NS[:acc]\n"
 		"          | keys pause|resume PRIO[:all][:origin][:more] [KEY[,KEY...]]\n"
+		"          | cnm QNTZFB[:PRIO]\n"
 		"KEY:      SRC>DST | >DST | SRC:SPORT>DST:DPORT/udp|tcp\n"
 		"          IPv4 or IPv6, [ADDR]:PORT for IPv6; one wire type per frame;\n"
 		"          quote them (> is the shell's)\n"
@@ -81,6 +97,8 @@ static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 		"          pfc, pause: --opcode HEX\n"
 		"          fafc, keys: --magic HEX | --version N | --type N\n"
 		"          keys:       --keytype N | --keycount N\n"
+		"          cnm:        --encap MAC | --qoff BYTES | --qdelta BYTES | --msdu N\n"
+		"                      | --version N | --msdulen N\n"
 		"TIME:     a number with s, ms or us\n"
 		"Prints the CLOCK_MONOTONIC time (ns) at which each frame was sent.\n");
 	exit(status);
@@ -106,6 +124,53 @@ static long num_base(const char *s, int base, long max)
 static long num(const char *s, long max)
 {
 	return num_base(s, 0, max);
+}
+
+/* A signed number of bytes: cnm --qoff, --qdelta. */
+static long long snum(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 0);
+
+	if (*end || end == s) {
+		fprintf(stderr, "fcq-frame: bad number \"%s\"\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static void mac_arg(const char *s, u8 mac[FCQ_ETH_ALEN])
+{
+	unsigned int d[6];
+	char tail;
+	int k;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &d[0], &d[1], &d[2], &d[3],
+		   &d[4], &d[5], &tail) != 6) {
+		fprintf(stderr, "fcq-frame: bad MAC address \"%s\"\n", s);
+		exit(2);
+	}
+	for (k = 0; k < 6; k++) {
+		if (d[k] > 0xff) {
+			fprintf(stderr, "fcq-frame: bad MAC address \"%s\"\n",
+				s);
+			exit(2);
+		}
+		mac[k] = d[k];
+	}
+}
+
+/* QNTZFB[:PRIO] */
+static void cnm_arg(const char *arg, struct cnm_args *a)
+{
+	char *copy = strdup(arg), *prio = strchr(copy, ':');
+
+	if (prio)
+		*prio++ = '\0';
+	a->c.qfb = num(copy, 63);
+	a->c.prio = prio ? num(prio, 7) : 0;
+	a->c.msdu_len = 22;
+	free(copy);
 }
 
 static void wait_arg(const char *s)
@@ -323,6 +388,8 @@ static int frame_hdr(const char *kind)
 {
 	if (!strcmp(kind, "keys"))
 		return HDR_KEYS;
+	if (!strcmp(kind, "cnm"))
+		return HDR_CNM;
 	return !strcmp(kind, "fafc") ? HDR_EXT : HDR_MACCTL;
 }
 
@@ -341,11 +408,12 @@ static void applies(const char *opt, const char *kind, int hdr)
 
 /* Parse the mutations from argv[*i] up to the next --wait. */
 static void mutation_args(int argc, char **argv, int *i, const char *kind,
-			  struct mutation *m)
+			  struct mutation *m, struct cnm_args *cnm)
 {
 	*m = (struct mutation){ .len = -1, .word = -1, .version = -1,
 				.type = -1, .key_type = -1, .key_count = -1,
-				.count = 1 };
+				.count = 1, .msdu_len = -1,
+				.hdr = frame_hdr(kind) };
 	for (; *i + 1 < argc && strcmp(argv[*i], "--wait"); *i += 2) {
 		const char *opt = argv[*i], *val = argv[*i + 1];
 
@@ -358,8 +426,27 @@ static void mutation_args(int argc, char **argv, int *i, const char *kind,
 			applies(opt, kind, HDR_EXT);
 			m->word = num_base(val, 16, 0xffff);
 		} else if (!strcmp(opt, "--version")) {
-			applies(opt, kind, HDR_EXT);
-			m->version = num(val, 0xff);
+			if (m->hdr == HDR_CNM) {
+				m->version = num(val, 0xf);
+			} else {
+				applies(opt, kind, HDR_EXT);
+				m->version = num(val, 0xff);
+			}
+		} else if (!strcmp(opt, "--encap")) {
+			applies(opt, kind, HDR_CNM);
+			mac_arg(val, cnm->c.encap_da);
+		} else if (!strcmp(opt, "--qoff")) {
+			applies(opt, kind, HDR_CNM);
+			cnm->qoff = snum(val);
+		} else if (!strcmp(opt, "--qdelta")) {
+			applies(opt, kind, HDR_CNM);
+			cnm->qdelta = snum(val);
+		} else if (!strcmp(opt, "--msdu")) {
+			applies(opt, kind, HDR_CNM);
+			cnm->c.msdu_len = num(val, FCQ_CNM_MSDU_MAX);
+		} else if (!strcmp(opt, "--msdulen")) {
+			applies(opt, kind, HDR_CNM);
+			m->msdu_len = num(val, 0xffff);
 		} else if (!strcmp(opt, "--type")) {
 			applies(opt, kind, HDR_EXT);
 			m->type = num(val, 0xff);
@@ -370,14 +457,7 @@ static void mutation_args(int argc, char **argv, int *i, const char *kind,
 			applies(opt, kind, HDR_KEYS);
 			m->key_count = num(val, 0xffff);
 		} else if (!strcmp(opt, "--dst")) {
-			unsigned int d[6];
-			int k;
-
-			if (sscanf(val, "%x:%x:%x:%x:%x:%x", &d[0], &d[1],
-				   &d[2], &d[3], &d[4], &d[5]) != 6)
-				usage();
-			for (k = 0; k < 6; k++)
-				m->dst[k] = d[k];
+			mac_arg(val, m->dst);
 			m->set_dst = 1;
 		} else if (!strcmp(opt, "--count")) {
 			m->count = num(val, 1000000);
@@ -396,8 +476,14 @@ static size_t mutate(u8 *frame, size_t len, const struct mutation *m)
 		frame[14] = m->word >> 8;
 		frame[15] = m->word & 0xff;
 	}
-	if (m->version >= 0)
+	if (m->version >= 0 && m->hdr == HDR_CNM)
+		frame[14] = (frame[14] & 0x0f) | m->version << 4;
+	else if (m->version >= 0)
 		frame[16] = m->version;
+	if (m->msdu_len >= 0) {
+		frame[36] = m->msdu_len >> 8;
+		frame[37] = m->msdu_len & 0xff;
+	}
 	if (m->type >= 0)
 		frame[17] = m->type;
 	if (m->key_type >= 0)
@@ -432,8 +518,13 @@ static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
 		     u8 *frame, size_t size, int argc, char **argv, int *i)
 {
 	u16 quanta[FCQ_NUM_PRIO] = { 0 };
+	static const u8 bcast[FCQ_ETH_ALEN] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
 	struct keys keys = { NULL, 0 };
+	struct cnm_args cnm = { 0 };
 	struct fcq_ext ext = { 0 };
+	u8 msdu[FCQ_CNM_MSDU_MAX];
 	const char *kind = argv[*i];
 	struct mutation m;
 	u8 enable = 0;
@@ -449,11 +540,24 @@ static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
 			quanta[0] = num(argv[*i + 1], 0xffff);
 		else if (!strcmp(kind, "fafc"))
 			fafc_arg(argv[*i + 1], &ext);
+		else if (!strcmp(kind, "cnm"))
+			cnm_arg(argv[*i + 1], &cnm);
 		else
 			usage();
 		*i += 2;
 	}
-	mutation_args(argc, argv, i, kind, &m);
+	mutation_args(argc, argv, i, kind, &m, &cnm);
+	if (m.hdr == HDR_CNM) {
+		size_t k;
+
+		memcpy(cnm.c.cpid, src, FCQ_ETH_ALEN);
+		cnm.c.qoffset = fcq_cnm_units(cnm.qoff);
+		cnm.c.qdelta = fcq_cnm_units(cnm.qdelta);
+		msdu[0] = 0x88;
+		msdu[1] = 0xb5;
+		for (k = 2; k < sizeof(msdu); k++)
+			msdu[k] = k - 2;
+	}
 
 	while (m.count--) {
 		long long sent = now_ns();
@@ -470,6 +574,9 @@ static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
 			len = fcq_ext_build(frame, size, src, &ext);
 		else if (!strcmp(kind, "pfc"))
 			len = fcq_pfc_build(frame, size, src, enable, quanta);
+		else if (!strcmp(kind, "cnm"))
+			len = fcq_cnm_build(frame, size, bcast, src, &cnm.c,
+					    msdu);
 		else
 			len = fcq_pause_build(frame, size, src, quanta[0]);
 		len = mutate(frame, len, &m);

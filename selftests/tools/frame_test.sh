@@ -4,8 +4,9 @@
 # frame_test.sh: fcq-frame's frames as Wireshark decodes them, on the host.
 # fcq-frame sends over a veth pair in a private namespace while dumpcap
 # captures the other end; tshark decodes the capture with its own MAC
-# Control dissector and tools/wireshark/fcq.lua. Every expected value is
-# the one sent, written here. Needs root, tshark and dumpcap, and
+# Control dissector, tools/wireshark/fcq.lua and tools/wireshark/qcn.lua
+# (CNMs; a CN-TAG written with text2pcap). Every expected value is the one
+# sent, written here. Needs root, tshark, dumpcap and text2pcap, and
 # `make tools` (builds nothing).
 #
 #   selftests/tools/frame_test.sh      (FCQ_FRAME=path to test another binary)
@@ -36,6 +37,13 @@ ALL_TESTS="
 	keys_filters
 	keys_expert_info
 	keys_refused
+	cnm_lua_fields
+	cnm_captured
+	cnm_fields
+	cnm_big_msdu
+	cnm_malformed
+	cnm_refused
+	cntag_decoded
 "
 USAGE_MORE="TAP on stdout."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -46,6 +54,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 
 FRAME=${FCQ_FRAME:-$TOP/build/tools/fcq-frame}
 LUA=$TOP/tools/wireshark/fcq.lua
+QCN_LUA=$TOP/tools/wireshark/qcn.lua
 NS=fcqft-$$
 W=$(mktemp -d)
 CAP=
@@ -59,7 +68,7 @@ trap cleanup EXIT
 
 tests_plan
 
-for tool in tshark dumpcap unshare; do
+for tool in tshark dumpcap text2pcap unshare; do
 	command -v $tool >/dev/null && continue
 	for _ in $(tests_selected); do
 		ktap_skip "fcq frames through Wireshark" "no $tool"
@@ -84,7 +93,7 @@ ts() {
 tsr() {
 	local name=$1
 	shift
-	ts -X lua_script:"$LUA" -r "$W/$name.pcapng" "$@"
+	ts -X lua_script:"$LUA" -X lua_script:"$QCN_LUA" -r "$W/$name.pcapng" "$@"
 }
 
 # Shared steps, each done once whichever case needs it first (so that
@@ -107,7 +116,7 @@ capture() {
 	local name=$1 n=$2
 	shift 2
 	veth_up
-	ip netns exec "$NS" dumpcap -i rx0 -f "ether proto 0x88b5 or ether proto 0x8808" \
+	ip netns exec "$NS" dumpcap -i rx0 -f "ether proto 0x88b5 or ether proto 0x8808 or ether proto 0x22e7" \
 		-c "$n" -a duration:5 -w "$W/$name.pcapng" 2>"$W/dumpcap.err" &
 	CAP=$!
 	# Frames sent before dumpcap captures are lost. It says "Capturing on"
@@ -457,6 +466,135 @@ keys_refused() {
 	[ $rc = 2 ] && [ ! -s "$W/out" ] && grep -q "185 PAIR4 keys make a 1516-byte frame" "$W/err"
 	check_err $? "185 PAIR4 keys: exit $rc, $(cat "$W/out" "$W/err")"
 	log_test "keys of two wire types, or 185 PAIR4 at MTU 1500: exit 2, nothing sent"
+}
+
+# ---- 802.1Qau CNMs (core/frames.c) through tools/wireshark/qcn.lua ----
+
+cnm_lua_fields() {
+	ts -G fields -X lua_script:"$QCN_LUA" |
+		awk -F'\t' '$1 == "F" && ($5 == "cnm" || $5 == "cntag") &&
+			$4 != "FT_NONE" { print $3, $4, $6, $7 }' | sort >"$W/fields"
+	sort >"$W/want" <<-EOF
+	cnm.version FT_UINT16 BASE_DEC 0xf000
+	cnm.reserved FT_UINT16 BASE_HEX 0xfc0
+	cnm.qntzfb FT_UINT16 BASE_DEC 0x3f
+	cnm.cpid FT_BYTES  0x0
+	cnm.cpid.mac FT_ETHER  0x0
+	cnm.cpid.index FT_UINT16 BASE_HEX 0x0
+	cnm.qoffset FT_INT16 BASE_DEC 0x0
+	cnm.qoffset_bytes FT_INT32 BASE_DEC 0x0
+	cnm.qdelta FT_INT16 BASE_DEC 0x0
+	cnm.qdelta_bytes FT_INT32 BASE_DEC 0x0
+	cnm.prio FT_UINT16 BASE_DEC 0xe000
+	cnm.encap_da FT_ETHER  0x0
+	cnm.msdu_len FT_UINT16 BASE_DEC 0x0
+	cnm.msdu FT_BYTES  0x0
+	cnm.msdu.ethertype FT_UINT16 BASE_HEX 0x0
+	cntag.rpid FT_UINT16 BASE_HEX 0x0
+	cntag.ethertype FT_UINT16 BASE_HEX 0x0
+	EOF
+	cmp -s "$W/fields" "$W/want" && ! grep -q "Lua" "$W/tshark.err"
+	check_err $? "$(diff "$W/want" "$W/fields"; grep -v "^Running as" "$W/tshark.err")"
+	log_test "qcn.lua loads and registers its 17 fields"
+}
+
+# CNMs of one invocation, 1 ms apart: a well-formed one, one with the
+# largest MSDU, then a bad version, an MSDU length over 64, and an MSDU
+# past the end of the frame. $W/crows holds tshark's fields of each.
+CN=5
+C1=02:00:00:00:00:01
+C5=02:00:00:00:00:05
+cnm_captured_once() {
+	[ -z "${CNM_CAPTURED:-}" ] || return 0
+	capture cnm $CN \
+		cnm 42:3 --dst $C1 --encap $C5 --qoff 40000 --qdelta -8000 --wait 1ms \
+		cnm 63:7 --dst $C1 --msdu 64 --qoff -64 --wait 1ms \
+		cnm 5 --dst $C1 --version 1 --wait 1ms \
+		cnm 1 --dst $C1 --msdulen 70 --wait 1ms \
+		cnm 9 --dst $C1 --msdu 40 --len 60
+	TXMAC=$(ip netns exec "$NS" cat /sys/class/net/tx0/address)
+	tsr cnm -n -T fields -E separator='|' -e frame.len -e eth.dst -e eth.src \
+		-e cnm.version -e cnm.qntzfb -e cnm.cpid.mac -e cnm.cpid.index \
+		-e cnm.qoffset -e cnm.qoffset_bytes -e cnm.qdelta_bytes -e cnm.prio \
+		-e cnm.encap_da -e cnm.msdu_len -e cnm.msdu.ethertype \
+		-e _ws.expert.message -e _ws.col.Info >"$W/crows"
+	CNM_CAPTURED=1
+}
+
+cnm_captured() {
+	local got
+	cnm_captured_once
+	got=$(wc -l <"$W/crows")
+	[ "$(wc -l <"$W/cnm.sent")" = $CN ] && [ "$got" = $CN ]
+	check_err $? "sent $(wc -l <"$W/cnm.sent"), captured $got: $(cat "$W/cnm.err")"
+	log_test "all $CN CNMs sent and captured"
+}
+
+cnm_fields() {
+	cnm_captured_once
+	row_in "$W/crows" 1 60 $C1 "$TXMAC" 0 42 "$TXMAC" 0x0000 625 40000 \
+		-8000 3 $C5 22 0x88b5 "" \
+		"CNM QntzFb 42 for $C5 prio 3, Q - Q_eq 40000 B, Q - Q_old -8000 B"
+	check_err $? "$WHY"
+	log_test "cnm 42:3: to --dst from the port, QntzFb 42, prio 3, Q_off 625 x 64 B, Q_delta -125 x 64 B"
+}
+
+cnm_big_msdu() {
+	cnm_captured_once
+	row_in "$W/crows" 2 102 $C1 "$TXMAC" 0 63 "$TXMAC" 0x0000 -1 -64 0 7 \
+		00:00:00:00:00:00 64 0x88b5 ""
+	check_err $? "$WHY"
+	log_test "cnm 63:7 --msdu 64: a 102-byte frame, the whole MSDU decoded"
+}
+
+cnm_malformed() {
+	local bad
+	cnm_captured_once
+	row_in "$W/crows" 3 60 $C1 "$TXMAC" 1 5 "$TXMAC" 0x0000 0 0 0 0 \
+		00:00:00:00:00:00 22 0x88b5 "Version is not 0"
+	check_err $? "$WHY"
+	row_in "$W/crows" 4 60 $C1 "$TXMAC" 0 1 "$TXMAC" 0x0000 0 0 0 0 \
+		00:00:00:00:00:00 70 "" "Encapsulated MSDU is over 64 bytes"
+	check_err $? "$WHY"
+	row_in "$W/crows" 5 60 $C1 "$TXMAC" 0 9 "$TXMAC" 0x0000 0 0 0 0 \
+		00:00:00:00:00:00 40 "" "Frame ends before the header or the MSDU does"
+	check_err $? "$WHY"
+	bad=$(tsr cnm -Y _ws.malformed -T fields -e frame.number | paste -sd' ')
+	[ "$bad" = "3 4 5" ]
+	check_err $? "malformed: $bad"
+	log_test "version 1, MSDU length 70, MSDU past the end: flagged malformed (3 4 5 only)"
+}
+
+cnm_refused() {
+	local args rc
+	veth_up
+	for args in "cnm 64" "cnm 1:8" "cnm 1 --msdu 65" "pfc 3:1 --encap $C5" \
+		    "cnm 1 --opcode 0101" "cnm 1 --dst 02:00:00:00:00:100"; do
+		ip netns exec "$NS" "$FRAME" tx0 $args >"$W/out" 2>"$W/err"
+		rc=$?
+		if [ $rc != 2 ] || [ -s "$W/out" ] || [ ! -s "$W/err" ]; then
+			check_err 1 "not refused: $args"
+			ktap_note "$args: exit $rc, $(cat "$W/out" "$W/err")"
+		fi
+	done
+	log_test "QntzFb 64, priority 8, MSDU 65, --encap on pfc, --opcode on cnm, a bad MAC: exit 2"
+}
+
+# A CN-TAG before an IPv4 header, written with text2pcap: the tag, then
+# IPv4's own dissector.
+cntag_decoded() {
+	cat >"$W/cntag.txt" <<-EOF
+	0000  02 00 00 00 00 01 02 00 00 00 00 07 22 e9 12 34
+	0010  08 00 45 00 00 14 00 00 00 00 40 11 00 00 0a 00
+	0020  00 01 0a 00 00 02 00 00 00 00 00 00 00 00 00 00
+	0030  00 00 00 00 00 00 00 00 00 00 00 00
+	EOF
+	text2pcap -q "$W/cntag.txt" "$W/cntag.pcapng" 2>>"$W/tshark.err"
+	tsr cntag -T fields -E separator='|' -e cntag.rpid -e cntag.ethertype \
+		-e ip.src -e ip.dst >"$W/ctrows"
+	row_in "$W/ctrows" 1 0x1234 0x0800 10.0.0.1 10.0.0.2
+	check_err $? "$WHY"
+	log_test "CN-TAG: RPID 0x1234, then the IPv4 header it carries"
 }
 
 tests_run
