@@ -29,10 +29,11 @@ static u32 get_be32(const u8 *p)
 	return (u32)get_be16(p) << 16 | get_be16(p + 2);
 }
 
-static u8 *eth_header(u8 *buf, const u8 *src, u16 ethertype)
+/* The 60 bytes from @buf zeroed, then the Ethernet header; its payload. */
+static u8 *eth_header(u8 *buf, const u8 *dst, const u8 *src, u16 ethertype)
 {
 	memset(buf, 0, FCQ_ETH_ZLEN);
-	memcpy(buf, fcq_macctl_dst, FCQ_ETH_ALEN);
+	memcpy(buf, dst, FCQ_ETH_ALEN);
 	memcpy(buf + FCQ_ETH_ALEN, src, FCQ_ETH_ALEN);
 	put_be16(buf + 12, ethertype);
 	return buf + FCQ_ETH_HLEN;
@@ -40,18 +41,23 @@ static u8 *eth_header(u8 *buf, const u8 *src, u16 ethertype)
 
 static u8 *macctl_header(u8 *buf, const u8 *src, u16 opcode)
 {
-	put_be16(eth_header(buf, src, FCQ_ETHERTYPE_MACCTL), opcode);
+	put_be16(eth_header(buf, fcq_macctl_dst, src, FCQ_ETHERTYPE_MACCTL),
+		 opcode);
 	return buf + 16;
 }
 
-/* The checks every received control frame passes first. */
-static enum fcq_frame_err eth_check(const u8 *frame, size_t len, u16 type)
+/*
+ * The checks every received control frame passes first; @dst NULL: any
+ * destination (a CNM's is unicast).
+ */
+static enum fcq_frame_err eth_check(const u8 *frame, size_t len, u16 type,
+				    const u8 *dst)
 {
 	if (len < FCQ_ETH_ZLEN)
 		return FCQ_FRAME_TRUNCATED;
 	if (get_be16(frame + 12) != type)
 		return FCQ_FRAME_NOT_MACCTL;
-	if (memcmp(frame, fcq_macctl_dst, FCQ_ETH_ALEN))
+	if (dst && memcmp(frame, dst, FCQ_ETH_ALEN))
 		return FCQ_FRAME_BAD_DST;
 	return FCQ_FRAME_OK;
 }
@@ -85,7 +91,8 @@ size_t fcq_pause_build(u8 *buf, size_t size, const u8 *src, u16 quanta)
 enum fcq_frame_err fcq_macctl_parse(const u8 *frame, size_t len,
 				    struct fcq_macctl *out)
 {
-	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_MACCTL);
+	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_MACCTL,
+					   fcq_macctl_dst);
 	const u8 *p = frame + 16;
 	int i;
 
@@ -119,7 +126,7 @@ size_t fcq_ext_build(u8 *buf, size_t size, const u8 *src,
 
 	if (size < FCQ_ETH_ZLEN)
 		return 0;
-	p = eth_header(buf, src, FCQ_ETHERTYPE_EXT);
+	p = eth_header(buf, fcq_macctl_dst, src, FCQ_ETHERTYPE_EXT);
 	put_be16(p, FCQ_EXT_MAGIC);
 	p[2] = FCQ_EXT_VERSION;
 	p[3] = f->type;
@@ -163,7 +170,8 @@ size_t fcq_ext_keys_build(u8 *buf, size_t size, const u8 *src,
 enum fcq_frame_err fcq_ext_parse(const u8 *frame, size_t len,
 				 struct fcq_ext *out)
 {
-	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_EXT);
+	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_EXT,
+					   fcq_macctl_dst);
 	const u8 *p = frame + FCQ_ETH_HLEN;
 	size_t ksize;
 
@@ -222,10 +230,8 @@ size_t fcq_cnm_build(u8 *buf, size_t size, const u8 *dst, const u8 *src,
 		len = FCQ_ETH_ZLEN;
 	if (size < len)
 		return 0;
-	memset(buf, 0, len);
-	memcpy(buf, dst, FCQ_ETH_ALEN);
-	memcpy(buf + FCQ_ETH_ALEN, src, FCQ_ETH_ALEN);
-	put_be16(buf + 12, FCQ_ETHERTYPE_CNM);
+	/* Past 60 bytes the frame is all MSDU: nothing else to zero. */
+	eth_header(buf, dst, src, FCQ_ETHERTYPE_CNM);
 	put_be16(buf + 14, c->qfb);	/* version 0, reserved 0 */
 	memcpy(buf + 16, c->cpid, sizeof(c->cpid));
 	put_be16(buf + 24, (u16)c->qoffset);
@@ -240,10 +246,10 @@ size_t fcq_cnm_build(u8 *buf, size_t size, const u8 *dst, const u8 *src,
 enum fcq_frame_err fcq_cnm_parse(const u8 *frame, size_t len,
 				 struct fcq_cnm *out)
 {
-	if (len < FCQ_ETH_ZLEN)
-		return FCQ_FRAME_TRUNCATED;
-	if (get_be16(frame + 12) != FCQ_ETHERTYPE_CNM)
-		return FCQ_FRAME_NOT_MACCTL;
+	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_CNM, NULL);
+
+	if (err)
+		return err;
 	if (frame[14] >> 4)
 		return FCQ_FRAME_BAD_HEADER;	/* a version we do not know */
 	memset(out, 0, sizeof(*out));
