@@ -56,6 +56,9 @@
 #define FCQ_KP_COARSE_NS	(10 * NSEC_PER_MSEC) /* a keyed PAUSE without
 						      * an RX book
 						      */
+#define FCQ_RX_LEN		128		/* bytes of a received frame
+						 * a scheme's rx sees
+						 */
 
 struct fcq_port;
 struct fcq_switch;
@@ -98,6 +101,11 @@ static inline struct fcq_skb_cb *fcq_cb(const struct sk_buff *skb)
 }
 
 struct fcq_scheme_ops {
+	/*
+	 * Optional: whether the scheme's own limit refuses @skb (its class
+	 * is set), before the switch admits it; the scheme counts the drop.
+	 */
+	bool (*full)(struct fcq_port *port, const struct sk_buff *skb);
 	/* Queue an admitted packet (fcq_cb(skb)->prio is set). */
 	void (*queue)(struct fcq_port *port, struct sk_buff *skb);
 	/*
@@ -113,6 +121,16 @@ struct fcq_scheme_ops {
 	int (*dump)(struct fcq_port *port, struct sk_buff *skb);
 	/* Optional: put the scheme's xstats in TCA_FCQ_STATS_SCHEME. */
 	int (*dump_stats)(struct fcq_port *port, struct sk_buff *skb);
+	/*
+	 * Optional: a frame of EtherType @rx_proto received on the port's
+	 * device, before a bridge or the stack sees it: its first @len bytes
+	 * from the DA (at most FCQ_RX_LEN) in @frame, @full its length.
+	 * Returns NF_STOLEN (consumed) or NF_DROP (the scheme counted why).
+	 * Softirq, no lock held.
+	 */
+	unsigned int (*rx)(struct fcq_port *port, const u8 *frame,
+			   unsigned int len, unsigned int full);
+	__be16 rx_proto;
 };
 
 /* How a port sends the timed pauses a scheme asks of it. */

@@ -454,10 +454,12 @@ static u8 classify(const struct fcq_port *port, struct sk_buff *skb)
 	}
 }
 
+/* @counter: NULL where the scheme counted the drop itself */
 static int drop(struct fcq_port *port, struct sk_buff *skb, u8 prio,
 		int reason, u64 *counter, struct sk_buff **to_free)
 {
-	(*counter)++;
+	if (counter)
+		(*counter)++;
 	port->st.drops[prio]++;
 	trace_drop(port->dev, prio, reason, qdisc_pkt_len(skb));
 	return qdisc_drop(skb, port->sch, to_free);
@@ -479,6 +481,9 @@ static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
 	if (unlikely(sch->q.qlen >= port->cfg.limit))
 		return drop(port, skb, cb->prio, FCQ_DROP_LIMIT,
 			    &port->st.drop_limit, to_free);
+	if (port->ops->full && port->ops->full(port, skb))
+		return drop(port, skb, cb->prio, FCQ_DROP_SCHEME, NULL,
+			    to_free);
 	switch (fcq_switch_admit(port, skb)) {
 	case FCQ_DROP_LOSSLESS_Q:
 		return drop(port, skb, cb->prio, FCQ_DROP_LOSSLESS,

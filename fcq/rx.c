@@ -34,11 +34,12 @@ static unsigned int drop_malformed(struct fcq_port *port,
 }
 
 /*
- * Copy the first FCQ_ETH_ZLEN bytes of the frame, from its destination MAC
- * (the mac header is linear), into @frame; returns its length, or 0 if it
- * has no Ethernet header.
+ * Copy the first @max bytes of the frame, from its destination MAC (the
+ * mac header is linear), into @frame; returns its length, or 0 if it has
+ * no Ethernet header.
  */
-static unsigned int frame_copy(struct sk_buff *skb, u8 *frame)
+static unsigned int frame_copy(struct sk_buff *skb, u8 *frame,
+			       unsigned int max)
 {
 	unsigned int len = skb_mac_header_len(skb) + skb->len;
 
@@ -46,7 +47,7 @@ static unsigned int frame_copy(struct sk_buff *skb, u8 *frame)
 		return 0;
 	memcpy(frame, skb_mac_header(skb), ETH_HLEN);
 	if (skb_copy_bits(skb, 0, frame + ETH_HLEN,
-			  min_t(unsigned int, len, FCQ_ETH_ZLEN) - ETH_HLEN))
+			  min(len, max) - ETH_HLEN))
 		return 0;
 	return len;
 }
@@ -168,17 +169,25 @@ static unsigned int rx_ext(struct fcq_port *port, struct sk_buff *skb,
 	return NF_STOLEN;
 }
 
-/* A MAC Control or fcq frame: out of line, off every data packet's path. */
+/*
+ * A MAC Control or fcq frame, or one for the scheme: out of line, off
+ * every data packet's path.
+ */
 static noinline unsigned int rx_ctrl(struct fcq_port *port,
 				     struct sk_buff *skb)
 {
-	u8 frame[FCQ_ETH_ZLEN] = { 0 };
+	bool scheme = port->ops->rx && skb->protocol == port->ops->rx_proto;
+	u8 frame[FCQ_RX_LEN] = { 0 };
 	unsigned int len, verdict;
 
-	len = frame_copy(skb, frame);
+	len = frame_copy(skb, frame, scheme ? FCQ_RX_LEN : FCQ_ETH_ZLEN);
 	if (!len)
 		return drop_malformed(port, FCQ_FRAME_TRUNCATED);
-	if (skb->protocol == htons(ETH_P_PAUSE))
+	if (scheme)
+		verdict = port->ops->rx(port, frame,
+					min_t(unsigned int, len, FCQ_RX_LEN),
+					len);
+	else if (skb->protocol == htons(ETH_P_PAUSE))
 		verdict = rx_macctl(port, frame, len);
 	else
 		verdict = rx_ext(port, skb, frame, len);
@@ -190,10 +199,13 @@ static noinline unsigned int rx_ctrl(struct fcq_port *port,
 static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
 {
+	struct fcq_port *port = priv;
+
 	if (likely(skb->protocol != htons(ETH_P_PAUSE) &&
-		   skb->protocol != htons(FCQ_ETHERTYPE_EXT)))
+		   skb->protocol != htons(FCQ_ETHERTYPE_EXT) &&
+		   (!port->ops->rx || skb->protocol != port->ops->rx_proto)))
 		return NF_ACCEPT;
-	return rx_ctrl(priv, skb);
+	return rx_ctrl(port, skb);
 }
 
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack)

@@ -143,6 +143,7 @@ DEFINE_EVENT(kp_frame, kp_rx,
 	EM(FCQ_DROP_LOSSY, "lossy")			\
 	EM(FCQ_DROP_LOSSLESS, "lossless")		\
 	EM(FCQ_DROP_GSO, "gso")				\
+	EM(FCQ_DROP_SCHEME, "scheme")			\
 	EMe(FCQ_DROP_RX_MALFORMED, "rx_malformed")
 
 #ifndef FCQ_DROP_ENUM_ONCE
