@@ -17,9 +17,13 @@
 #   xstats NS DEV JQ...   several of them on one line, tab-separated, from
 #                         one tc call (each tc costs about 10 ms of guest
 #                         time)
-#   capture NS DEV FILE   start dumpcap for MAC Control and fcq frames; returns
-#                         once it captures; capture_stop ends it
+#   capture NS DEV FILE [FILTER]
+#                         start dumpcap for MAC Control and fcq frames (or
+#                         what the capture FILTER says); returns once it
+#                         captures; capture_stop ends it
 #   serve HOST [ARGS]     an fcq-gen sink on HOST
+#   acked_in FILE A B     bytes an `fcq-gen bulk` flow (its JSON lines in
+#                         FILE) had acknowledged between A and B (ns)
 #   cleanup               end what was started here, delete every namespace
 #                         made here (also on exit)
 
@@ -170,7 +174,8 @@ total_drops() {
 capture() {
 	local log
 	log=$(mktemp)
-	nsx "$1" dumpcap -i "$2" -f "ether proto 0x8808 or ether proto 0x88b5" \
+	nsx "$1" dumpcap -i "$2" \
+		-f "${4:-ether proto 0x8808 or ether proto 0x88b5}" \
 		-w "$3" 2>"$log" &
 	NET_CAP=$!
 	# dumpcap ignores a signal that arrives before it captures, and
@@ -199,6 +204,12 @@ serve() {
 	shift
 	nsx "$(hns "$h")" fcq-gen server "$@" &
 	NET_PIDS+=($!)
+}
+
+acked_in() {
+	gojq -s --argjson a "$2" --argjson b "$3" '
+		map(select(.ns >= $a and .ns <= $b)) |
+		if length < 2 then 0 else .[-1].acked - .[0].acked end' "$1"
 }
 
 # CLOCK_MONOTONIC now + SECONDS, in ns: a start time for fcq-gen -e.

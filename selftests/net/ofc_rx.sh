@@ -49,12 +49,7 @@ h1() { xstats h-h1 h1-eth "$@"; }
 inject() { LAST=$(nsx sw fcq-frame sw-h1 "$@" | tail -n 1); }
 settle() { sleep "${1:-0.3}"; }
 # Bytes flow $1 (a, b) had acknowledged in [$2, $3] ns.
-acked() {
-	gojq -s --argjson a "$2" --argjson b "$3" '
-		map(select(.ns >= $a and .ns <= $b)) |
-		if length < 2 then 0 else .[-1].acked - .[0].acked end' \
-		"$WORK/$1.jsonl"
-}
+acked() { acked_in "$WORK/$1.jsonl" "$2" "$3"; }
 
 A_KEY='' B_KEY=''
 
