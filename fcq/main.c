@@ -8,12 +8,14 @@
 
 #include "fcq.h"
 #include "../core/ets.h"
+#include "../core/frames.h"
 #include "../core/ftab.h"
 #include "../core/iso.h"
 #include "../core/key.h"
 
 /* core/ functions the schemes call. */
 EXPORT_SYMBOL_GPL(fcq_ets_pick);
+EXPORT_SYMBOL_GPL(fcq_cnm_parse);
 EXPORT_SYMBOL_GPL(fcq_ftab_size);
 EXPORT_SYMBOL_GPL(fcq_ftab_init);
 EXPORT_SYMBOL_GPL(fcq_ftab_find);

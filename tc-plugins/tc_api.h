@@ -87,6 +87,8 @@ int print_color_float(enum output_type t, enum color_attr c, const char *key,
 		      const char *fmt, double value);
 void tc_print_rate(enum output_type t, const char *key, const char *fmt,
 		   unsigned long long rate);
+const char *ll_addr_n2a(const unsigned char *addr, int alen, int type,
+			char *buf, int blen);
 
 #define print_string(t, k, f, v) print_color_string(t, COLOR_NONE, k, f, v)
 #define print_uint(t, k, f, v) print_color_uint(t, COLOR_NONE, k, f, v)

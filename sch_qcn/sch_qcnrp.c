@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The IEEE 802.1Qau QCN reaction point of a host NIC: per-flow rate
+ * limiters driven by the CNMs that congestion points send back. Unbiased
+ * QCN (N. Chrysos et al., IEEE Micro 36(6), 2016) keeps this reaction
+ * point as the standard has it; only its congestion points differ.
+ *
+ * A flow is (destination MAC, priority), what a CNM's encapsulated DA and
+ * priority name. A CNM for a flow without a rate limiter (RL) creates one
+ * at line rate, up to max_rps of them; core/qcn.c then cuts its rate and
+ * recovers it (fast recovery, active and hyper-active increase on a byte
+ * counter and a timer). The flow's packets wait in the RL's own FIFO, the
+ * "set-aside queue" (those already queued move there in order), and leave
+ * at the RL's current rate. Every other packet waits in its class's FIFO.
+ * Within a class the FIFO and the RLs that may send take turns; across
+ * classes, ETS as pfc has it (core/ets.c). An RL back at line rate is
+ * freed, its queue joining the FIFO.
+ *
+ * CNMs arrive in the receive hook (softirq), which only records them: the
+ * dequeue, under the root lock, applies them, so that the queues and the
+ * RLs have one owner.
+ */
+#include <linux/etherdevice.h>
+#include <linux/module.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <uapi/linux/qcn.h>
+
+#include "../fcq/compat.h"
+#include "../fcq/fcq.h"
+#include "../core/ets.h"
+#include "../core/frames.h"
+#include "../core/qcn.h"
+
+#define QCNRP_PENDING	16	/* CNMs received, not yet applied */
+
+struct qcnrp_rl {
+	bool used;
+	u8 prio;
+	u8 da[ETH_ALEN];
+	struct qcn_rp rp;
+	u64 next_tx;		/* its next packet may start then */
+	struct sk_buff_head q;
+};
+
+/* A CNM the receive hook took, for the dequeue to apply. */
+struct qcnrp_cnm {
+	u8 da[ETH_ALEN];
+	u8 prio;
+	u8 qfb;
+	u64 at;
+};
+
+struct qcnrp_stats {
+	u64 cnm_rx;
+	u64 cnm_zero;
+	u64 cnm_not_ours;
+	u64 cnm_bad;
+	u64 cnm_late;
+	u64 rl_full;
+	u64 rl_created;
+	u64 rl_freed;
+	u64 drop_rl;
+};
+
+struct qcnrp_sched {
+	struct fcq_port port;		/* first: fcq_port() */
+	struct qcn_rp_cfg rp;		/* rates in bit/s; line from the port */
+	u32 max_rps;
+	u32 limit;			/* packets per RL queue */
+	u32 react_ns;			/* a CNM's delay to take effect */
+	u32 seed;
+	struct fcq_ets ets;
+	struct sk_buff_head q[FCQ_NUM_PRIO];
+	struct qcnrp_rl *rl;		/* [QCNRP_MAX_RPS] */
+	u8 turn[FCQ_NUM_PRIO];		/* 0: the FIFO; i + 1: RL i */
+
+	spinlock_t cnm_lock;		/* pend, npend, the cnm_* counters */
+	struct qcnrp_cnm pend[QCNRP_PENDING];
+	u32 npend;
+	bool cnm_want;			/* READ_ONCE */
+	struct qcnrp_stats st;
+};
+
+static const struct nla_policy qcnrp_policy[TCA_QCNRP_MAX + 1] = {
+	[TCA_QCNRP_MAX_RPS] = NLA_POLICY_RANGE(NLA_U32, 1, QCNRP_MAX_RPS),
+	[TCA_QCNRP_RL_LIMIT] = { .type = NLA_U32 },
+	[TCA_QCNRP_GD_LOG2] = NLA_POLICY_RANGE(NLA_U32, 1, 16),
+	[TCA_QCNRP_MIN_DEC] = NLA_POLICY_RANGE(NLA_U32, 1, 100),
+	[TCA_QCNRP_R_MIN] = { .type = NLA_U64 },	/* bytes/s: by hand */
+	[TCA_QCNRP_R_AI] = { .type = NLA_U64 },
+	[TCA_QCNRP_R_HAI] = { .type = NLA_U64 },
+	[TCA_QCNRP_BC] = { .type = NLA_U32 },
+	[TCA_QCNRP_T] = { .type = NLA_U32 },
+	[TCA_QCNRP_F_THR] = NLA_POLICY_RANGE(NLA_U32, 1, 100),
+	[TCA_QCNRP_FLAGS] = NLA_POLICY_BITFIELD32(QCNRP_FL_ALL),
+	[TCA_QCNRP_SEED] = { .type = NLA_U32 },
+	[TCA_QCNRP_REACT] = { .type = NLA_U32 },
+};
+
+static struct qcnrp_sched *qcnrp_of(struct fcq_port *port)
+{
+	return container_of(port, struct qcnrp_sched, port);
+}
+
+static struct qcnrp_rl *rl_find(struct qcnrp_sched *q, const u8 *da, u8 p)
+{
+	u32 i;
+
+	for (i = 0; i < q->max_rps; i++)
+		if (q->rl[i].used && q->rl[i].prio == p &&
+		    ether_addr_equal(q->rl[i].da, da))
+			return &q->rl[i];
+	return NULL;
+}
+
+static const u8 *skb_da(const struct sk_buff *skb)
+{
+	return skb_mac_header(skb);
+}
+
+/* An RL's queue holds at most `limit` packets: the rest are dropped. */
+static bool qcnrp_full(struct fcq_port *port, const struct sk_buff *skb)
+{
+	struct qcnrp_sched *q = qcnrp_of(port);
+	struct qcnrp_rl *rl = rl_find(q, skb_da(skb), fcq_cb(skb)->prio);
+
+	if (!rl || skb_queue_len(&rl->q) < q->limit)
+		return false;
+	q->st.drop_rl++;
+	return true;
+}
+
+static void qcnrp_queue(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct qcnrp_sched *q = qcnrp_of(port);
+	u8 p = fcq_cb(skb)->prio;
+	struct qcnrp_rl *rl = rl_find(q, skb_da(skb), p);
+
+	__skb_queue_tail(rl ? &rl->q : &q->q[p], skb);
+}
+
+/*
+ * A new RL for (@da, @p) at @now; the flow's packets in its class's FIFO
+ * move to it, in order. NULL when max_rps are in use.
+ */
+static struct qcnrp_rl *rl_create(struct qcnrp_sched *q, const u8 *da, u8 p,
+				  u64 now)
+{
+	struct sk_buff *skb, *tmp;
+	struct qcnrp_rl *rl = NULL;
+	u32 i;
+
+	for (i = 0; i < q->max_rps && !rl; i++)
+		if (!q->rl[i].used)
+			rl = &q->rl[i];
+	if (!rl) {
+		q->st.rl_full++;
+		return NULL;
+	}
+	rl->used = true;
+	rl->prio = p;
+	ether_addr_copy(rl->da, da);
+	rl->next_tx = now;
+	qcn_rp_init(&rl->rp, &q->rp, now, q->seed + (u32)(rl - q->rl));
+	skb_queue_walk_safe(&q->q[p], skb, tmp) {
+		if (ether_addr_equal(skb_da(skb), da)) {
+			__skb_unlink(skb, &q->q[p]);
+			__skb_queue_tail(&rl->q, skb);
+		}
+	}
+	q->st.rl_created++;
+	return rl;
+}
+
+/*
+ * The CNMs the receive hook took that are due (`react` after they came);
+ * *@retry is lowered to when the next one is. Root lock held.
+ */
+static void cnms_apply(struct qcnrp_sched *q, u64 now, u64 *retry)
+{
+	struct qcnrp_cnm due[QCNRP_PENDING];
+	struct qcnrp_rl *rl;
+	u32 n = 0, keep = 0, i;
+
+	if (!READ_ONCE(q->cnm_want))
+		return;
+	spin_lock_bh(&q->cnm_lock);
+	for (i = 0; i < q->npend; i++) {
+		if (q->pend[i].at + q->react_ns <= now)
+			due[n++] = q->pend[i];
+		else
+			q->pend[keep++] = q->pend[i];
+	}
+	q->npend = keep;
+	if (keep)	/* in arrival order: the first is due first */
+		*retry = min(*retry, q->pend[0].at + q->react_ns);
+	else
+		WRITE_ONCE(q->cnm_want, false);
+	spin_unlock_bh(&q->cnm_lock);
+
+	for (i = 0; i < n; i++) {
+		rl = rl_find(q, due[i].da, due[i].prio) ?:
+		     rl_create(q, due[i].da, due[i].prio, now);
+		if (rl)
+			qcn_rp_cnm(&rl->rp, &q->rp, due[i].qfb,
+				   due[i].at + q->react_ns);
+	}
+}
+
+/* RL @i's next packet may start at @now; lowers *@retry otherwise. */
+static bool rl_ready(struct qcnrp_rl *rl, u64 now, u64 *retry)
+{
+	if (!rl->used || skb_queue_empty(&rl->q))
+		return false;
+	if (rl->next_tx <= now)
+		return true;
+	*retry = min(*retry, rl->next_tx);
+	return false;
+}
+
+/* Class @p's queue whose turn it is: 0 the FIFO, i + 1 RL i; -1 none. */
+static int class_turn(struct qcnrp_sched *q, u8 p, u64 now, u64 *retry)
+{
+	u32 k, n = q->max_rps + 1, at;
+
+	for (k = 0; k < n; k++) {
+		at = (q->turn[p] + k) % n;
+		if (!at) {
+			if (!skb_queue_empty(&q->q[p]))
+				return 0;
+		} else if (q->rl[at - 1].prio == p &&
+			   rl_ready(&q->rl[at - 1], now, retry)) {
+			return at;
+		}
+	}
+	return -1;
+}
+
+static struct sk_buff_head *turn_queue(struct qcnrp_sched *q, u8 p, int at)
+{
+	return at ? &q->rl[at - 1].q : &q->q[p];
+}
+
+/*
+ * Back at line rate: the flow's packets that wait join its class's FIFO,
+ * which holds none of its own (they all went to the RL), so its order
+ * holds.
+ */
+static void rl_free(struct qcnrp_sched *q, struct qcnrp_rl *rl)
+{
+	skb_queue_splice_tail_init(&rl->q, &q->q[rl->prio]);
+	rl->used = false;
+	q->st.rl_freed++;
+}
+
+/* An RL sent @skb at @now: its next may start one gap later. */
+static void rl_sent(struct qcnrp_sched *q, struct qcnrp_rl *rl,
+		    struct sk_buff *skb, u64 now)
+{
+	u32 wire = qdisc_pkt_len(skb) + q->port.cfg.overhead;
+
+	qcn_rp_tx(&rl->rp, &q->rp, qdisc_pkt_len(skb), now);
+	rl->next_tx = max(now, rl->next_tx) + qcn_rp_gap_ns(&rl->rp, wire);
+	if (qcn_rp_idle(&rl->rp, &q->rp))
+		rl_free(q, rl);
+}
+
+static struct sk_buff *qcnrp_pick(struct fcq_port *port, u64 now, u64 *retry)
+{
+	struct qcnrp_sched *q = qcnrp_of(port);
+	int turn[FCQ_NUM_PRIO], p, at;
+	struct fcq_ready r = {};
+	struct sk_buff *skb;
+
+	cnms_apply(q, now, retry);
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		turn[p] = class_turn(q, p, now, retry);
+		if (turn[p] >= 0)
+			fcq_ready_offer(port, &r, p,
+					skb_peek(turn_queue(q, p, turn[p])),
+					now, retry);
+	}
+	p = fcq_ets_pick(&q->ets, r.mask, r.len);
+	if (p < 0)
+		return NULL;
+	at = turn[p];
+	skb = __skb_dequeue(turn_queue(q, p, at));
+	q->turn[p] = (at + 1) % (q->max_rps + 1);
+	if (at)
+		rl_sent(q, &q->rl[at - 1], skb, now);
+	return skb;
+}
+
+static struct sk_buff *qcnrp_flush(struct fcq_port *port)
+{
+	struct qcnrp_sched *q = qcnrp_of(port);
+	struct sk_buff *skb;
+	u32 i;
+	int p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		skb = __skb_dequeue(&q->q[p]);
+		if (skb)
+			return skb;
+	}
+	for (i = 0; q->rl && i < QCNRP_MAX_RPS; i++) {
+		skb = __skb_dequeue(&q->rl[i].q);
+		if (skb)
+			return skb;
+	}
+	return NULL;
+}
+
+/*
+ * A CNM, in the receive hook: checked and recorded for the dequeue. One to
+ * another address (a CNM is unicast to the culprit's source) is dropped.
+ */
+static unsigned int qcnrp_rx(struct fcq_port *port, const u8 *frame,
+			     unsigned int len, unsigned int full)
+{
+	struct qcnrp_sched *q = qcnrp_of(port);
+	unsigned int verdict = NF_DROP;
+	struct qcnrp_cnm *c;
+	struct fcq_cnm cnm;
+	u64 now = ktime_get_ns();
+
+	spin_lock(&q->cnm_lock);
+	if (fcq_cnm_parse(frame, len, &cnm)) {
+		q->st.cnm_bad++;
+	} else if (!ether_addr_equal(frame, port->dev->dev_addr)) {
+		q->st.cnm_not_ours++;
+	} else if (!cnm.qfb) {
+		q->st.cnm_zero++;
+		verdict = NF_STOLEN;
+	} else if (q->npend == QCNRP_PENDING) {
+		q->st.cnm_late++;
+		verdict = NF_STOLEN;
+	} else {
+		c = &q->pend[q->npend++];
+		ether_addr_copy(c->da, cnm.encap_da);
+		c->prio = cnm.prio;
+		c->qfb = cnm.qfb;
+		c->at = now;
+		q->st.cnm_rx++;
+		WRITE_ONCE(q->cnm_want, true);
+		verdict = NF_STOLEN;
+	}
+	spin_unlock(&q->cnm_lock);
+	if (verdict == NF_STOLEN)
+		fcq_port_kick(port);
+	return verdict;
+}
+
+static int qcnrp_dump(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct qcnrp_sched *q = qcnrp_of(port);
+	const struct qcn_rp_cfg *c = &q->rp;
+
+	if (nla_put_u32(skb, TCA_QCNRP_MAX_RPS, READ_ONCE(q->max_rps)) ||
+	    nla_put_u32(skb, TCA_QCNRP_RL_LIMIT, READ_ONCE(q->limit)) ||
+	    nla_put_u32(skb, TCA_QCNRP_GD_LOG2, READ_ONCE(c->gd_log2)) ||
+	    nla_put_u32(skb, TCA_QCNRP_MIN_DEC, READ_ONCE(c->min_dec_pct)) ||
+	    nla_put_u64_64bit(skb, TCA_QCNRP_R_MIN, READ_ONCE(c->r_min) / 8,
+			      TCA_QCNRP_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_QCNRP_R_AI, READ_ONCE(c->r_ai) / 8,
+			      TCA_QCNRP_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_QCNRP_R_HAI, READ_ONCE(c->r_hai) / 8,
+			      TCA_QCNRP_PAD) ||
+	    nla_put_u32(skb, TCA_QCNRP_BC, READ_ONCE(c->bc)) ||
+	    nla_put_u32(skb, TCA_QCNRP_T, (u32)READ_ONCE(c->t_ns)) ||
+	    nla_put_u32(skb, TCA_QCNRP_F_THR, READ_ONCE(c->f_thr)) ||
+	    nla_put_bitfield32(skb, TCA_QCNRP_FLAGS,
+			       (READ_ONCE(c->jitter) ? QCNRP_FL_JITTER : 0) |
+			       (READ_ONCE(c->tr_reduce) ? QCNRP_FL_TR_REDUCE : 0),
+			       QCNRP_FL_ALL) ||
+	    nla_put_u32(skb, TCA_QCNRP_REACT, READ_ONCE(q->react_ns)) ||
+	    nla_put_u32(skb, TCA_QCNRP_SEED, READ_ONCE(q->seed)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The RLs in use, under the root lock (dump_stats holds it). */
+static int dump_rls(struct qcnrp_sched *q, struct sk_buff *skb)
+{
+	struct nlattr *nest, *one;
+	struct qcnrp_rl *rl;
+	u32 i;
+
+	nest = nla_nest_start(skb, TCA_QCNRP_STATS_RLS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < q->max_rps; i++) {
+		rl = &q->rl[i];
+		if (!rl->used)
+			continue;
+		one = nla_nest_start(skb, TCA_QCNRP_RL);
+		if (!one ||
+		    nla_put(skb, TCA_QCNRP_RL_DA, ETH_ALEN, rl->da) ||
+		    nla_put_u8(skb, TCA_QCNRP_RL_PRIO, rl->prio) ||
+		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_CR, rl->rp.cr / 8,
+				      TCA_QCNRP_RL_PAD) ||
+		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_TR, rl->rp.tr / 8,
+				      TCA_QCNRP_RL_PAD) ||
+		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_CNMS, rl->rp.cnms,
+				      TCA_QCNRP_RL_PAD) ||
+		    nla_put_u32(skb, TCA_QCNRP_RL_BACKLOG,
+				skb_queue_len(&rl->q)))
+			return -EMSGSIZE;
+		nla_nest_end(skb, one);
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Under the root lock, as every qdisc stats dump is. */
+static int qcnrp_dump_stats(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct qcnrp_sched *q = qcnrp_of(port);
+	struct qcnrp_stats st;
+	size_t i;
+
+	spin_lock_bh(&q->cnm_lock);
+	st = q->st;
+	spin_unlock_bh(&q->cnm_lock);
+	{
+		const struct {
+			int attr;
+			u64 val;
+		} ctr[] = {
+			{ TCA_QCNRP_STATS_CNM_RX, st.cnm_rx },
+			{ TCA_QCNRP_STATS_CNM_ZERO, st.cnm_zero },
+			{ TCA_QCNRP_STATS_CNM_NOT_OURS, st.cnm_not_ours },
+			{ TCA_QCNRP_STATS_CNM_BAD, st.cnm_bad },
+			{ TCA_QCNRP_STATS_CNM_LATE, st.cnm_late },
+			{ TCA_QCNRP_STATS_RL_FULL, st.rl_full },
+			{ TCA_QCNRP_STATS_RL_CREATED, st.rl_created },
+			{ TCA_QCNRP_STATS_RL_FREED, st.rl_freed },
+			{ TCA_QCNRP_STATS_DROP_RL, st.drop_rl },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(ctr); i++)
+			if (nla_put_u64_64bit(skb, ctr[i].attr, ctr[i].val,
+					      TCA_QCNRP_STATS_PAD))
+				return -EMSGSIZE;
+	}
+	return dump_rls(q, skb);
+}
+
+static const struct fcq_scheme_ops qcnrp_ops = {
+	.full = qcnrp_full,
+	.queue = qcnrp_queue,
+	.pick = qcnrp_pick,
+	.flush = qcnrp_flush,
+	.dump = qcnrp_dump,
+	.dump_stats = qcnrp_dump_stats,
+	.rx = qcnrp_rx,
+	.rx_proto = htons(FCQ_ETHERTYPE_CNM),
+};
+
+/*
+ * A rate option in bytes/s, 1 up to the line's, as bit/s in *@dst; @msg
+ * names it (a macro: extack messages are string literals).
+ */
+#define rate_take(attr, line_bps, dst, msg, extack)			\
+	({								\
+		const struct nlattr *__a = (attr);			\
+		u64 __v = __a ? nla_get_u64(__a) : 0;			\
+		int __err = 0;						\
+									\
+		if (__a && (!__v || __v > div_u64(line_bps, 8))) {	\
+			NL_SET_ERR_MSG_ATTR(extack, __a, msg);		\
+			__err = -EINVAL;				\
+		} else if (__a) {					\
+			*(dst) = __v * 8;				\
+		}							\
+		__err;							\
+	})
+
+static int qcnrp_change(struct Qdisc *sch, struct nlattr *opt,
+			struct netlink_ext_ack *extack)
+{
+	struct qcnrp_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_QCNRP_MAX + 1];
+	struct qcn_rp_cfg rp = q->rp;
+	u32 max_rps = q->max_rps, limit = q->limit, react = q->react_ns, t, i;
+	struct fcq_port_cfg cfg;
+	int err;
+
+	err = fcq_port_parse(&q->port, opt, qcnrp_policy, TCA_QCNRP_MAX, tb,
+			     &cfg, extack);
+	if (err)
+		return err;
+	rp.line = cfg.rate * 8;
+	if (rate_take(tb[TCA_QCNRP_R_MIN], rp.line, &rp.r_min,
+		      "r_min must be 1 byte/s up to the port's rate", extack) ||
+	    rate_take(tb[TCA_QCNRP_R_AI], rp.line, &rp.r_ai,
+		      "r_ai must be 1 byte/s up to the port's rate", extack) ||
+	    rate_take(tb[TCA_QCNRP_R_HAI], rp.line, &rp.r_hai,
+		      "r_hai must be 1 byte/s up to the port's rate", extack))
+		return -EINVAL;
+	if (fcq_get_u32(tb[TCA_QCNRP_BC], 1500, 100000000, &rp.bc,
+			"bc must be 1500 bytes to 100 MB", extack))
+		return -EINVAL;
+	t = (u32)rp.t_ns;
+	if (fcq_get_u32(tb[TCA_QCNRP_T], 1000, 10 * NSEC_PER_SEC / 4, &t,
+			"t must be 1us to 2.5s", extack))
+		return -EINVAL;
+	rp.t_ns = t;
+	if (fcq_get_u32(tb[TCA_QCNRP_RL_LIMIT], 1, 65535, &limit,
+			"rl_limit must be 1 to 65535 packets", extack))
+		return -EINVAL;
+	if (fcq_get_u32(tb[TCA_QCNRP_REACT], 0, NSEC_PER_SEC, &react,
+			"react must be 0 to 1s", extack))
+		return -EINVAL;
+	if (tb[TCA_QCNRP_MAX_RPS])
+		max_rps = nla_get_u32(tb[TCA_QCNRP_MAX_RPS]);
+	if (tb[TCA_QCNRP_GD_LOG2])
+		rp.gd_log2 = nla_get_u32(tb[TCA_QCNRP_GD_LOG2]);
+	if (tb[TCA_QCNRP_MIN_DEC])
+		rp.min_dec_pct = nla_get_u32(tb[TCA_QCNRP_MIN_DEC]);
+	if (tb[TCA_QCNRP_F_THR])
+		rp.f_thr = nla_get_u32(tb[TCA_QCNRP_F_THR]);
+	if (tb[TCA_QCNRP_FLAGS]) {
+		struct nla_bitfield32 fl = nla_get_bitfield32(tb[TCA_QCNRP_FLAGS]);
+
+		if (fl.selector & QCNRP_FL_JITTER)
+			rp.jitter = !!(fl.value & QCNRP_FL_JITTER);
+		if (fl.selector & QCNRP_FL_TR_REDUCE)
+			rp.tr_reduce = !!(fl.value & QCNRP_FL_TR_REDUCE);
+	}
+	if (rp.r_min > rp.line) {
+		NL_SET_ERR_MSG_MOD(extack, "r_min must not exceed the port's rate");
+		return -EINVAL;
+	}
+	for (i = max_rps; q->rl && i < QCNRP_MAX_RPS; i++) {
+		if (q->rl[i].used) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_QCNRP_MAX_RPS],
+					    "max_rps is below a rate limiter in use");
+			return -EBUSY;
+		}
+	}
+
+	/* One section: no dequeue sees half of it. */
+	sch_tree_lock(sch);
+	fcq_port_apply(&q->port, &cfg);
+	q->rp = rp;
+	if (tb[TCA_QCNRP_SEED])
+		WRITE_ONCE(q->seed, nla_get_u32(tb[TCA_QCNRP_SEED]));
+	WRITE_ONCE(q->limit, limit);
+	WRITE_ONCE(q->react_ns, react);
+	WRITE_ONCE(q->max_rps, max_rps);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int qcnrp_init(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	struct qcnrp_sched *q = qdisc_priv(sch);
+	u64 line;
+	int err, p;
+	u32 i;
+
+	spin_lock_init(&q->cnm_lock);
+	for (p = 0; p < FCQ_NUM_PRIO; p++) {
+		__skb_queue_head_init(&q->q[p]);
+		q->ets.quantum[p] = psched_mtu(qdisc_dev(sch));
+	}
+	err = fcq_port_init(sch, &qcnrp_ops, extack);
+	if (err)
+		return err;
+	q->rl = kvcalloc(QCNRP_MAX_RPS, sizeof(*q->rl), GFP_KERNEL);
+	if (!q->rl)
+		return -ENOMEM;
+	for (i = 0; i < QCNRP_MAX_RPS; i++)
+		__skb_queue_head_init(&q->rl[i].q);
+	/* 802.1Qau's defaults, rates scaled to the port's (below) */
+	q->max_rps = 8;
+	q->limit = 128;
+	q->seed = get_random_u32();
+	q->rp = (struct qcn_rp_cfg){
+		.bc = 150000, .t_ns = 15 * NSEC_PER_MSEC, .gd_log2 = 7,
+		.min_dec_pct = 50, .f_thr = 5, .jitter = 1, .tr_reduce = 1,
+	};
+	err = qcnrp_change(sch, opt, extack);
+	if (err)
+		return err;
+	/* R_min 5, R_AI 5 and R_HAI 50 Mb/s at 10 Gb/s, scaled (§5.6). */
+	line = q->rp.line;
+	if (!q->rp.r_min)
+		q->rp.r_min = div_u64(line, 2000);
+	if (!q->rp.r_ai)
+		q->rp.r_ai = div_u64(line, 2000);
+	if (!q->rp.r_hai)
+		q->rp.r_hai = div_u64(line, 200);
+	return fcq_port_start(&q->port, extack);
+}
+
+static void qcnrp_destroy(struct Qdisc *sch)
+{
+	struct qcnrp_sched *q = qdisc_priv(sch);
+
+	fcq_port_destroy(sch);		/* empties the queues first */
+	kvfree(q->rl);
+}
+
+static struct Qdisc_ops qcnrp_qdisc_ops __read_mostly = {
+	.id		= "qcnrp",
+	.priv_size	= sizeof(struct qcnrp_sched),
+	.enqueue	= fcq_port_enqueue,
+	.dequeue	= fcq_port_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= qcnrp_init,
+	.reset		= fcq_port_reset,
+	.destroy	= qcnrp_destroy,
+	.change		= qcnrp_change,
+	.dump		= fcq_port_dump,
+	.dump_stats	= fcq_port_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init qcnrp_module_init(void)
+{
+	return register_qdisc(&qcnrp_qdisc_ops);
+}
+
+static void __exit qcnrp_module_exit(void)
+{
+	unregister_qdisc(&qcnrp_qdisc_ops);
+}
+
+module_init(qcnrp_module_init);
+module_exit(qcnrp_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("IEEE 802.1Qau QCN reaction point host NIC qdisc (fcq)");
+MODULE_ALIAS_NET_SCH("qcnrp");
