@@ -9,12 +9,12 @@ the attributes given, bypassing tc and the plugin: what the kernel does with
 values the plugin would refuse. Prints the kernel's extack message as tc
 does ("Error: ...") and exits 2 if the kernel refused, 0 if it accepted.
 
-  ATTR    attribute names from include/uapi/linux/{fcq,fafc}.h, outermost
+  ATTR    attribute names from include/uapi/linux/*.h, outermost
           first, separated by "/": every name but the last is a nest
           (NLA_F_NESTED) inside TCA_OPTIONS; ATTRs that share a prefix share
           the nest. E.g. TCA_FCQ_SCHEME/TCA_FAFC_SOLVER.
   FMT     a Python struct format of the payload: B (u8), H (u16), I (u32),
-          II (a bitfield32: value, selector).
+          Q (u64), II (a bitfield32: value, selector).
   VALUES  comma-separated integers for FMT.
   --change  NLM_F_REPLACE-less change of an existing qdisc instead of create.
 """
@@ -39,8 +39,9 @@ def uapi_names():
     here = os.path.dirname(os.path.abspath(__file__))
     top = os.path.dirname(os.path.dirname(here))
     names = {}
-    for h in ('fcq.h', 'fafc.h'):
-        with open(os.path.join(top, 'include/uapi/linux', h)) as f:
+    uapi = os.path.join(top, 'include/uapi/linux')
+    for h in sorted(os.listdir(uapi)):
+        with open(os.path.join(uapi, h)) as f:
             text = re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
         for body in re.findall(r'enum\s*\w*\s*\{(.*?)\}', text, flags=re.S):
             val = -1
