@@ -464,6 +464,33 @@ void fcq_print_size(const char *key, struct rtattr *a, const char *zero)
 	print_string(PRINT_FP, NULL, "%s ", !v && zero ? zero : sprint_size(v, b));
 }
 
+void fcq_print_u32(const char *key, struct rtattr *a)
+{
+	char fmt[32];
+
+	if (!a || RTA_PAYLOAD(a) < sizeof(__u32))
+		return;
+	snprintf(fmt, sizeof(fmt), "%s %%u ", key);
+	print_uint(PRINT_ANY, key, fmt, get32(a));
+}
+
+void fcq_print_flag_words(struct rtattr *a, const struct fcq_flag_opt *o,
+			  int n)
+{
+	struct nla_bitfield32 *fl;
+	char fmt[32];
+	int i;
+
+	if (!a || RTA_PAYLOAD(a) < sizeof(*fl))
+		return;
+	fl = RTA_DATA(a);
+	for (i = 0; i < n; i++) {
+		snprintf(fmt, sizeof(fmt), "%s %%s ", o[i].name);
+		print_string(PRINT_ANY, o[i].name, fmt,
+			     fl->value & o[i].bit ? o[i].w1 : o[i].w0);
+	}
+}
+
 struct rtattr *fcq_print_port_opts(struct rtattr *opt)
 {
 	static const char *const trust[] = { "dscp", "pcp", "skb" };
@@ -795,4 +822,21 @@ struct rtattr *fcq_xstats_scheme(struct rtattr *xstats)
 		return NULL;
 	parse_rtattr_nested(tb, TCA_FCQ_STATS_MAX, xstats);
 	return tb[TCA_FCQ_STATS_SCHEME];
+}
+
+struct rtattr *fcq_print_xstats_open(FILE *f, struct rtattr *xstats,
+				     const char *name)
+{
+	struct rtattr *scheme;
+
+	if (!xstats)
+		return NULL;
+	fcq_print_xstats(f, xstats);
+	scheme = fcq_xstats_scheme(xstats);
+	if (!scheme)
+		return NULL;
+	print_nl();
+	open_json_object(name);
+	print_string(PRINT_FP, NULL, " %s:", name);
+	return scheme;
 }

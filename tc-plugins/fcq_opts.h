@@ -148,6 +148,16 @@ void fcq_print_prios(const char *key, __u8 mask);
 void fcq_print_time(const char *key, struct rtattr *a, const char *zero);
 void fcq_print_size(const char *key, struct rtattr *a, const char *zero);
 
+/* Print "key N " for a u32 attribute, if present. */
+void fcq_print_u32(const char *key, struct rtattr *a);
+
+/*
+ * Print each of the @n flags of a bitfield32 attribute, if present, as
+ * "name WORD " (JSON: the word), WORD being the flag's w1 or w0.
+ */
+void fcq_print_flag_words(struct rtattr *a, const struct fcq_flag_opt *o,
+			  int n);
+
 /*
  * Print the port options in TCA_OPTIONS @opt; returns the scheme's nest
  * (TCA_FCQ_SCHEME), or NULL.
@@ -170,5 +180,13 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats);
 
 /* The scheme's own xstats nest (TCA_FCQ_STATS_SCHEME), or NULL. */
 struct rtattr *fcq_xstats_scheme(struct rtattr *xstats);
+
+/*
+ * Print the common xstats and, if the scheme has its own, open its JSON
+ * object @name and print " name:" on a new line: then its nest, which the
+ * caller prints and ends with close_json_object(). NULL if none.
+ */
+struct rtattr *fcq_print_xstats_open(FILE *f, struct rtattr *xstats,
+				     const char *name);
 
 #endif /* FCQ_TC_OPTS_H */

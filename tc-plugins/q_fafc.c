@@ -130,16 +130,6 @@ static void print_q16(const char *key, struct rtattr *a)
 	print_float(PRINT_ANY, key, fmt, strtod(num, NULL));
 }
 
-static void print_u32_opt(const char *key, struct rtattr *a)
-{
-	char fmt[32];
-
-	if (!has(a, sizeof(__u32)))
-		return;
-	snprintf(fmt, sizeof(fmt), "%s %%u ", key);
-	print_uint(PRINT_ANY, key, fmt, get32(a));
-}
-
 static void print_u8_on_off(const char *key, struct rtattr *a)
 {
 	char fmt[32];
@@ -162,7 +152,7 @@ static int fafc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		return 0;
 	parse_rtattr_nested(tb, TCA_FAFC_MAX, own);
 
-	print_u32_opt("quantum", tb[TCA_FAFC_QUANTUM]);
+	fcq_print_u32("quantum", tb[TCA_FAFC_QUANTUM]);
 	print_u8_on_off("fallback", tb[TCA_FAFC_FALLBACK]);
 	print_u8_on_off("cwr", tb[TCA_FAFC_CWR]);
 	if (has(tb[TCA_FAFC_PRIO], sizeof(__u8)))
@@ -179,8 +169,8 @@ static int fafc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	print_q16("holt_alpha", tb[TCA_FAFC_ALPHA]);
 	print_q16("holt_beta", tb[TCA_FAFC_BETA]);
 	print_q16("fdec", tb[TCA_FAFC_FDEC]);
-	print_u32_opt("dec_win", tb[TCA_FAFC_DEC_WIN]);
-	print_u32_opt("horizon", tb[TCA_FAFC_HORIZON]);
+	fcq_print_u32("dec_win", tb[TCA_FAFC_DEC_WIN]);
+	fcq_print_u32("horizon", tb[TCA_FAFC_HORIZON]);
 	fcq_print_word("solver", tb[TCA_FAFC_SOLVER], solvers,
 		       FAFC_SOLVER_KERNEL);
 	fcq_print_word("frame", tb[TCA_FAFC_FRAME], frames, FAFC_FRAME_PFC);

@@ -118,7 +118,6 @@ static int flowsail_print_opt(struct qdisc_util *qu, FILE *f,
 {
 	struct rtattr *tb[TCA_FLOWSAIL_MAX + 1], *own;
 	__u32 v;
-	int i;
 
 	if (!opt)
 		return 0;
@@ -139,19 +138,8 @@ static int flowsail_print_opt(struct qdisc_util *qu, FILE *f,
 	fcq_print_size("qh_bytes", tb[TCA_FLOWSAIL_QH_BYTES], "auto");
 	print_milli("release", tb[TCA_FLOWSAIL_RELEASE], NULL);
 	fcq_print_size("quantum", tb[TCA_FLOWSAIL_QUANTUM], NULL);
-	if (tb[TCA_FLOWSAIL_FLAGS] &&
-	    RTA_PAYLOAD(tb[TCA_FLOWSAIL_FLAGS]) >= sizeof(struct nla_bitfield32)) {
-		struct nla_bitfield32 *fl = RTA_DATA(tb[TCA_FLOWSAIL_FLAGS]);
-
-		for (i = 0; i < (int)ARRAY_SIZE(flag_opts); i++) {
-			const struct fcq_flag_opt *o = &flag_opts[i];
-			char fmt[32];
-
-			snprintf(fmt, sizeof(fmt), "%s %%s ", o->name);
-			print_string(PRINT_ANY, o->name, fmt,
-				     fl->value & o->bit ? o->w1 : o->w0);
-		}
-	}
+	fcq_print_flag_words(tb[TCA_FLOWSAIL_FLAGS], flag_opts,
+			     ARRAY_SIZE(flag_opts));
 	fcq_print_time("pause_timeout", tb[TCA_FLOWSAIL_PAUSE_TIMEOUT], "off");
 	if (tb[TCA_FLOWSAIL_STRICT])
 		fcq_print_prios("strict",
@@ -216,16 +204,10 @@ static int flowsail_print_xstats(struct qdisc_util *qu, FILE *f,
 	struct rtattr *tb[TCA_FLOWSAIL_STATS_MAX + 1], *scheme;
 	__u32 v;
 
-	if (!xstats)
-		return 0;
-	fcq_print_xstats(f, xstats);
-	scheme = fcq_xstats_scheme(xstats);
+	scheme = fcq_print_xstats_open(f, xstats, "flowsail");
 	if (!scheme)
 		return 0;
 	parse_rtattr_nested(tb, TCA_FLOWSAIL_STATS_MAX, scheme);
-	print_nl();
-	open_json_object("flowsail");
-	print_string(PRINT_FP, NULL, "%s", " flowsail:");
 	if (u32_of(tb[TCA_FLOWSAIL_STATS_FLOWS], &v))
 		print_uint(PRINT_ANY, "flows", " flows %u", v);
 	fcq_print_counters(tb, cnt, ARRAY_SIZE(cnt));

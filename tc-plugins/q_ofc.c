@@ -138,16 +138,10 @@ static int ofc_print_xstats(struct qdisc_util *qu, FILE *f,
 	};
 	struct rtattr *tb[TCA_OFC_STATS_MAX + 1], *scheme;
 
-	if (!xstats)
-		return 0;
-	fcq_print_xstats(f, xstats);
-	scheme = fcq_xstats_scheme(xstats);
+	scheme = fcq_print_xstats_open(f, xstats, "ofc");
 	if (!scheme)
 		return 0;
 	parse_rtattr_nested(tb, TCA_OFC_STATS_MAX, scheme);
-	print_nl();
-	open_json_object("ofc");
-	print_string(PRINT_FP, NULL, "%s", " ofc:");
 	if (tb[TCA_OFC_STATS_FIT_FLOWS])
 		print_uint(PRINT_ANY, "fit_flows", " fit_flows %u",
 			   *(__u32 *)RTA_DATA(tb[TCA_OFC_STATS_FIT_FLOWS]));

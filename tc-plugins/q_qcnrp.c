@@ -84,16 +84,6 @@ static int qcnrp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return fcq_parse_qopt(argc, argv, n, &parser);
 }
 
-static void print_u32(const char *key, struct rtattr *a)
-{
-	char fmt[32];
-
-	if (!a || RTA_PAYLOAD(a) < 4)
-		return;
-	snprintf(fmt, sizeof(fmt), "%s %%u ", key);
-	print_uint(PRINT_ANY, key, fmt, *(__u32 *)RTA_DATA(a));
-}
-
 static void print_rate(const char *key, struct rtattr *a)
 {
 	char fmt[32];
@@ -107,7 +97,6 @@ static void print_rate(const char *key, struct rtattr *a)
 static int qcnrp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_QCNRP_MAX + 1], *own;
-	size_t i;
 
 	if (!opt)
 		return 0;
@@ -115,31 +104,20 @@ static int qcnrp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (!own)
 		return 0;
 	parse_rtattr_nested(tb, TCA_QCNRP_MAX, own);
-	print_u32("max_rps", tb[TCA_QCNRP_MAX_RPS]);
-	print_u32("rl_limit", tb[TCA_QCNRP_RL_LIMIT]);
-	print_u32("gd_log2", tb[TCA_QCNRP_GD_LOG2]);
-	print_u32("min_dec", tb[TCA_QCNRP_MIN_DEC]);
+	fcq_print_u32("max_rps", tb[TCA_QCNRP_MAX_RPS]);
+	fcq_print_u32("rl_limit", tb[TCA_QCNRP_RL_LIMIT]);
+	fcq_print_u32("gd_log2", tb[TCA_QCNRP_GD_LOG2]);
+	fcq_print_u32("min_dec", tb[TCA_QCNRP_MIN_DEC]);
 	print_rate("r_min", tb[TCA_QCNRP_R_MIN]);
 	print_rate("r_ai", tb[TCA_QCNRP_R_AI]);
 	print_rate("r_hai", tb[TCA_QCNRP_R_HAI]);
 	fcq_print_size("bc", tb[TCA_QCNRP_BC], NULL);
 	fcq_print_time("t", tb[TCA_QCNRP_T], NULL);
-	print_u32("f_thr", tb[TCA_QCNRP_F_THR]);
-	if (tb[TCA_QCNRP_FLAGS] &&
-	    RTA_PAYLOAD(tb[TCA_QCNRP_FLAGS]) >= sizeof(struct nla_bitfield32)) {
-		struct nla_bitfield32 *fl = RTA_DATA(tb[TCA_QCNRP_FLAGS]);
-
-		for (i = 0; i < ARRAY_SIZE(flag_opts); i++) {
-			const struct fcq_flag_opt *o = &flag_opts[i];
-			char fmt[32];
-
-			snprintf(fmt, sizeof(fmt), "%s %%s ", o->name);
-			print_string(PRINT_ANY, o->name, fmt,
-				     fl->value & o->bit ? o->w1 : o->w0);
-		}
-	}
+	fcq_print_u32("f_thr", tb[TCA_QCNRP_F_THR]);
+	fcq_print_flag_words(tb[TCA_QCNRP_FLAGS], flag_opts,
+			     ARRAY_SIZE(flag_opts));
 	fcq_print_time("react", tb[TCA_QCNRP_REACT], NULL);
-	print_u32("seed", tb[TCA_QCNRP_SEED]);
+	fcq_print_u32("seed", tb[TCA_QCNRP_SEED]);
 	return 0;
 }
 
@@ -196,16 +174,10 @@ static int qcnrp_print_xstats(struct qdisc_util *qu, FILE *f,
 	};
 	struct rtattr *tb[TCA_QCNRP_STATS_MAX + 1], *scheme;
 
-	if (!xstats)
-		return 0;
-	fcq_print_xstats(f, xstats);
-	scheme = fcq_xstats_scheme(xstats);
+	scheme = fcq_print_xstats_open(f, xstats, "qcnrp");
 	if (!scheme)
 		return 0;
 	parse_rtattr_nested(tb, TCA_QCNRP_STATS_MAX, scheme);
-	print_nl();
-	open_json_object("qcnrp");
-	print_string(PRINT_FP, NULL, "%s", " qcnrp:");
 	fcq_print_counters(tb, cnt, ARRAY_SIZE(cnt));
 	if (tb[TCA_QCNRP_STATS_RLS])
 		print_rls(tb[TCA_QCNRP_STATS_RLS]);
