@@ -533,16 +533,16 @@ static int qcnrp_change(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG_MOD(extack, "r_min must not exceed the port's rate");
 		return -EINVAL;
 	}
+	/* One section: no dequeue sees half of it, nor makes an RL meanwhile. */
+	sch_tree_lock(sch);
 	for (i = max_rps; q->rl && i < QCNRP_MAX_RPS; i++) {
 		if (q->rl[i].used) {
+			sch_tree_unlock(sch);
 			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_QCNRP_MAX_RPS],
 					    "max_rps is below a rate limiter in use");
 			return -EBUSY;
 		}
 	}
-
-	/* One section: no dequeue sees half of it. */
-	sch_tree_lock(sch);
 	fcq_port_apply(&q->port, &cfg);
 	q->rp = rp;
 	if (tb[TCA_QCNRP_SEED])
