@@ -303,9 +303,10 @@ rounds_done() {
 	ktap_note "slab objects after the measured round: $(slab_detail)"
 }
 
-# Every fcq module loaded now (tdc or other suites may have loaded more).
+# Every fcq module loaded now (tdc or other suites may have loaded more):
+# fcq's users, then fcq.
 fcq_modules() {
-	lsmod | awk '$1 ~ /^sch_(pfc|fafc|ofc|flowsail)$/ { print $1 }'
+	lsmod | awk '$1 == "fcq" && NF == 4 { gsub(",", "\n", $4); print $4 }'
 	echo fcq
 }
 
