@@ -169,6 +169,12 @@ static unsigned int rx_ext(struct fcq_port *port, struct sk_buff *skb,
 	return NF_STOLEN;
 }
 
+/* A frame of the EtherType the port's scheme takes (a QCN CNM, say). */
+static bool for_scheme(const struct fcq_port *port, const struct sk_buff *skb)
+{
+	return port->ops->rx && skb->protocol == port->ops->rx_proto;
+}
+
 /*
  * A MAC Control or fcq frame, or one for the scheme: out of line, off
  * every data packet's path.
@@ -176,7 +182,7 @@ static unsigned int rx_ext(struct fcq_port *port, struct sk_buff *skb,
 static noinline unsigned int rx_ctrl(struct fcq_port *port,
 				     struct sk_buff *skb)
 {
-	bool scheme = port->ops->rx && skb->protocol == port->ops->rx_proto;
+	bool scheme = for_scheme(port, skb);
 	u8 frame[FCQ_RX_LEN] = { 0 };
 	unsigned int len, verdict;
 
@@ -203,7 +209,7 @@ static unsigned int fcq_rx_hook(void *priv, struct sk_buff *skb,
 
 	if (likely(skb->protocol != htons(ETH_P_PAUSE) &&
 		   skb->protocol != htons(FCQ_ETHERTYPE_EXT) &&
-		   (!port->ops->rx || skb->protocol != port->ops->rx_proto)))
+		   !for_scheme(port, skb)))
 		return NF_ACCEPT;
 	return rx_ctrl(port, skb);
 }
