@@ -104,8 +104,9 @@ struct fcq_scheme_ops {
 	/*
 	 * Optional: whether the scheme's own limit refuses @skb (its class
 	 * is set), before the switch admits it; the scheme counts the drop.
+	 * What it found it may keep in fcq_cb(@skb)->scheme for queue().
 	 */
-	bool (*full)(struct fcq_port *port, const struct sk_buff *skb);
+	bool (*full)(struct fcq_port *port, struct sk_buff *skb);
 	/* Queue an admitted packet (fcq_cb(skb)->prio is set). */
 	void (*queue)(struct fcq_port *port, struct sk_buff *skb);
 	/*

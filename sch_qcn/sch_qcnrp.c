@@ -119,25 +119,33 @@ static const u8 *skb_da(const struct sk_buff *skb)
 	return skb_mac_header(skb);
 }
 
-/* An RL's queue holds at most `limit` packets: the rest are dropped. */
-static bool qcnrp_full(struct fcq_port *port, const struct sk_buff *skb)
+/*
+ * An RL's queue holds at most `limit` packets: the rest are dropped. The
+ * packet's mark names its RL (index + 1) for queue(), under the same
+ * root lock: one lookup per packet.
+ */
+static bool qcnrp_full(struct fcq_port *port, struct sk_buff *skb)
 {
 	struct qcnrp_sched *q = qcnrp_of(port);
 	struct qcnrp_rl *rl = rl_find(q, skb_da(skb), fcq_cb(skb)->prio);
 
-	if (!rl || skb_queue_len(&rl->q) < q->limit)
+	if (!rl)
 		return false;
-	q->st.drop_rl++;
-	return true;
+	if (skb_queue_len(&rl->q) >= q->limit) {
+		q->st.drop_rl++;
+		return true;
+	}
+	fcq_cb(skb)->scheme = rl - q->rl + 1;
+	return false;
 }
 
 static void qcnrp_queue(struct fcq_port *port, struct sk_buff *skb)
 {
 	struct qcnrp_sched *q = qcnrp_of(port);
-	u8 p = fcq_cb(skb)->prio;
-	struct qcnrp_rl *rl = rl_find(q, skb_da(skb), p);
+	u8 rl = fcq_cb(skb)->scheme;
 
-	__skb_queue_tail(rl ? &rl->q : &q->q[p], skb);
+	__skb_queue_tail(rl ? &q->rl[rl - 1].q : &q->q[fcq_cb(skb)->prio],
+			 skb);
 }
 
 /*
