@@ -157,42 +157,37 @@ rl_recovers_and_frees() {
 	log_test "the RL recovers to line rate and is freed"
 }
 
-# counters $1..: before; the CNM; after. Asserts only the named one moved.
-zero_ignored() {
-	local c0 c1
-	c0=$(h1 .qcnrp.cnm_zero .qcnrp.rl_created .qcnrp.cnm_rx)
-	inject 0:0 --encap "$H3"
+# counted COUNTER N INJECT-ARGS...: a CNM (inject's arguments) moves
+# COUNTER by N and changes nothing else: no CNM applied, no RL made.
+counted() {
+	local c=$1 n=$2 c0 c1
+	shift 2
+	c0=$(h1 ".qcnrp.$c" .qcnrp.rl_created .qcnrp.cnm_rx)
+	inject "$@"
 	sleep 0.2
-	c1=$(h1 .qcnrp.cnm_zero .qcnrp.rl_created .qcnrp.cnm_rx)
-	ktap_note "cnm_zero rl_created cnm_rx: $c0 -> $c1"
-	[ "$(echo "$c0" | awk '{ print $1 + 1, $2, $3 }')" = "$(echo "$c1" | tr '\t' ' ')" ]
-	check_err $? "$c0 -> $c1"
+	c1=$(h1 ".qcnrp.$c" .qcnrp.rl_created .qcnrp.cnm_rx)
+	ktap_note "$c rl_created cnm_rx: $c0 -> $c1"
+	[ "$(echo "$c0" | awk -v n="$n" '{ print $1 + n, $2, $3 }')" = \
+		"$(echo "$c1" | tr '\t' ' ')" ]
+}
+
+zero_ignored() {
+	counted cnm_zero 1 0:0 --encap "$H3"
+	check_err $? "cnm_zero"
 	log_test "a CNM with QntzFb 0 is counted and changes nothing"
 }
 
 not_ours_dropped() {
-	local c0 c1
-	c0=$(h1 .qcnrp.cnm_not_ours .qcnrp.cnm_rx)
-	inject 63:0 --encap "$H3" --dst 02:00:00:00:00:99
-	sleep 0.2
-	c1=$(h1 .qcnrp.cnm_not_ours .qcnrp.cnm_rx)
-	ktap_note "cnm_not_ours cnm_rx: $c0 -> $c1"
-	[ "$(echo "$c0" | awk '{ print $1 + 1, $2 }')" = "$(echo "$c1" | tr '\t' ' ')" ]
-	check_err $? "$c0 -> $c1"
+	counted cnm_not_ours 1 63:0 --encap "$H3" --dst 02:00:00:00:00:99
+	check_err $? "cnm_not_ours"
 	log_test "a CNM to another address is counted and dropped"
 }
 
 # A version other than 0 and an encapsulated MSDU over 64 bytes.
 malformed_dropped() {
-	local c0 c1
-	c0=$(h1 .qcnrp.cnm_bad .qcnrp.cnm_rx)
-	inject 63:0 --encap "$H3" --version 1 --wait 10ms \
+	counted cnm_bad 2 63:0 --encap "$H3" --version 1 --wait 10ms \
 		cnm 63:0 --dst "$H1" --encap "$H3" --msdulen 100
-	sleep 0.2
-	c1=$(h1 .qcnrp.cnm_bad .qcnrp.cnm_rx)
-	ktap_note "cnm_bad cnm_rx: $c0 -> $c1"
-	[ "$(echo "$c0" | awk '{ print $1 + 2, $2 }')" = "$(echo "$c1" | tr '\t' ' ')" ]
-	check_err $? "$c0 -> $c1"
+	check_err $? "cnm_bad"
 	log_test "malformed CNMs are counted and dropped"
 }
 
