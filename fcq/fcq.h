@@ -59,6 +59,8 @@
 #define FCQ_RX_LEN		128		/* bytes of a received frame
 						 * a scheme's rx sees
 						 */
+#define FCQ_FR_LEN		128		/* bytes of a requested frame */
+#define FCQ_FR_SLOTS		16		/* requested frames a port holds */
 
 struct fcq_port;
 struct fcq_switch;
@@ -165,6 +167,23 @@ struct fcq_port_cfg {
 	struct fcq_ecn ecn;
 };
 
+/*
+ * Frames schemes ask a port to send (a CNM to the source of a frame that
+ * came in on it, say): copies, under the port's tp_lock, that its own
+ * dequeue turns into control frames, as it does timed pauses. A full ring
+ * refuses the request.
+ */
+struct fcq_fr_slot {
+	__be16 proto;
+	u16 len;
+	u8 data[FCQ_FR_LEN];
+};
+
+struct fcq_fr {
+	u32 head, tail;			/* free-running; tail - head queued */
+	struct fcq_fr_slot slot[FCQ_FR_SLOTS];
+};
+
 struct fcq_port_stats {
 	/* under the root lock */
 	u64 ctrl_tx;
@@ -234,6 +253,8 @@ struct fcq_port {
 	u64 tp_until[FCQ_NUM_PRIO];
 	u64 tp_add[FCQ_NUM_PRIO];
 	u32 ext_seq;			/* fcq frames sent (root lock) */
+	struct fcq_fr *fr;		/* frames asked of it; NULL: none may be */
+	bool fr_want;			/* fr holds some (READ_ONCE) */
 
 	/*
 	 * Keyed pauses this port sends upstream (kp.c): flows that egress
@@ -329,6 +350,16 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d);
 struct sk_buff *fcq_link_dequeue(struct fcq_port *port);
 void fcq_link_purge(struct fcq_port *port);
 void fcq_port_pause_request(struct fcq_port *port, u8 prio, u64 ns, u64 now);
+/* Let @port send frames others ask of it; at init (may sleep). */
+int fcq_port_frames_enable(struct fcq_port *port);
+/*
+ * Ask @port to send the @len bytes of @frame (from its DA; at most
+ * FCQ_FR_LEN) as a control frame of EtherType @proto. Callable with other
+ * ports' locks held; the caller kicks @port afterwards. False when it has
+ * no room (or takes no frames): the caller counts what it lost.
+ */
+bool fcq_port_frame_request(struct fcq_port *port, const u8 *frame, u16 len,
+			    __be16 proto);
 
 /* rx.c */
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack);

@@ -210,6 +210,67 @@ static void kp_tx(struct fcq_port *port, u64 now)
 	ctrl_queue(&port->kp_ctrl, port, skb);
 }
 
+int fcq_port_frames_enable(struct fcq_port *port)
+{
+	if (!port->fr)
+		port->fr = kzalloc(sizeof(*port->fr), GFP_KERNEL);
+	return port->fr ? 0 : -ENOMEM;
+}
+EXPORT_SYMBOL_GPL(fcq_port_frames_enable);
+
+bool fcq_port_frame_request(struct fcq_port *port, const u8 *frame, u16 len,
+			    __be16 proto)
+{
+	struct fcq_fr *fr = port->fr;
+	struct fcq_fr_slot *slot;
+	bool ok = false;
+
+	if (!fr || len > FCQ_FR_LEN)
+		return false;
+	spin_lock(&port->tp_lock);
+	if (fr->tail - fr->head < FCQ_FR_SLOTS) {
+		slot = &fr->slot[fr->tail % FCQ_FR_SLOTS];
+		slot->proto = proto;
+		slot->len = len;
+		memcpy(slot->data, frame, len);
+		fr->tail++;
+		WRITE_ONCE(port->fr_want, true);
+		ok = true;
+	}
+	spin_unlock(&port->tp_lock);
+	return ok;
+}
+EXPORT_SYMBOL_GPL(fcq_port_frame_request);
+
+/*
+ * The frames asked of this port, in order, padded to the minimum. One that
+ * finds no memory is dropped (ctrl_nomem): a request is advice, as a CNM
+ * is, and no retry could be more timely than the next request.
+ */
+static void fr_tx(struct fcq_port *port, u64 now)
+{
+	struct fcq_fr *fr = port->fr;
+	struct fcq_fr_slot *slot;
+	struct sk_buff *skb;
+
+	if (!READ_ONCE(port->fr_want))
+		return;
+	spin_lock(&port->tp_lock);
+	while (fr->head != fr->tail) {
+		slot = &fr->slot[fr->head % FCQ_FR_SLOTS];
+		fr->head++;
+		skb = ctrl_alloc(port, slot->proto, now,
+				 max_t(u16, slot->len, ETH_ZLEN));
+		if (!skb)
+			continue;
+		memset(skb->data, 0, skb->len);
+		memcpy(skb->data, slot->data, slot->len);
+		ctrl_queue(&port->ctrl, port, skb);
+	}
+	WRITE_ONCE(port->fr_want, false);
+	spin_unlock(&port->tp_lock);
+}
+
 /*
  * Send what this port owes its upstream as a switch ingress: PFC XOFF for
  * classes over threshold, XON (quanta 0) for those that cleared, a refresh
@@ -280,6 +341,7 @@ native:
 	if (native)
 		ext_tx(port, native, add, now);
 	kp_tx(port, now);
+	fr_tx(port, now);
 }
 
 /*
@@ -320,7 +382,7 @@ static bool link_idle(const struct fcq_port *port)
 
 	return !port->sch->q.qlen && want == port->xoff_sent &&
 	       port->refresh_at == U64_MAX && !READ_ONCE(port->tp_want) &&
-	       !READ_ONCE(port->kp_dirty);
+	       !READ_ONCE(port->kp_dirty) && !READ_ONCE(port->fr_want);
 }
 
 /*

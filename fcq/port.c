@@ -396,6 +396,9 @@ void fcq_port_reset(struct Qdisc *sch)
 	spin_lock_bh(&port->tp_lock);
 	WRITE_ONCE(port->tp_want, 0);
 	memset(port->tp_add, 0, sizeof(port->tp_add));
+	if (port->fr)
+		port->fr->head = port->fr->tail;
+	WRITE_ONCE(port->fr_want, false);
 	spin_unlock_bh(&port->tp_lock);
 	qdisc_watchdog_cancel(&port->wd);
 }
@@ -412,6 +415,7 @@ void fcq_port_destroy(struct Qdisc *sch)
 		fcq_port_reset(sch);
 	fcq_switch_leave(port);
 	fcq_kp_free(port);
+	kfree(port->fr);
 }
 EXPORT_SYMBOL_GPL(fcq_port_destroy);
 
