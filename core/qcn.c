@@ -136,9 +136,9 @@ u32 qcn_units_take(struct qcn_units *u, u32 count)
 
 void qcn_units_put(struct qcn_units *u, u32 head)
 {
-	u16 x = (u16)head, next;
+	u16 x = head < u->n ? (u16)head : QCN_UNIT_NONE, next;
 
-	while (x != QCN_UNIT_NONE) {
+	while (x != QCN_UNIT_NONE && u->owner[x] != QCN_UNIT_NONE) {
 		next = u->link[x];
 		u->owner[x] = QCN_UNIT_NONE;
 		u->link[x] = u->free;

@@ -145,7 +145,11 @@ void qcn_units_init(struct qcn_units *u, u16 *owner, u16 *link, u32 n,
  */
 u32 qcn_units_take(struct qcn_units *u, u32 count);
 
-/* Return the units of the frame whose head is @head. */
+/*
+ * Return the units of the frame whose head is @head. A head out of range,
+ * or units already free (a stale return), are left alone: the free list
+ * never takes a unit twice.
+ */
 void qcn_units_put(struct qcn_units *u, u32 head);
 
 /* The head of the frame holding a random held unit, or QCN_UNIT_NONE. */

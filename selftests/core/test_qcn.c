@@ -244,6 +244,10 @@ static void units_bookkeeping(void **state)
 	qcn_units_put(&u, b);
 	qcn_units_put(&u, c);
 	assert_int_equal(u.nfree, NU);
+	/* A stale return (again, or out of range) frees nothing twice. */
+	qcn_units_put(&u, c);
+	qcn_units_put(&u, NU);
+	assert_int_equal(u.nfree, NU);
 	for (i = 0; i < NU; i++)
 		assert_int_equal(owner[i], QCN_UNIT_NONE);
 	/* Everything back: one frame may take all of them. */
