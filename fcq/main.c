@@ -16,6 +16,8 @@
 /* core/ functions the schemes call. */
 EXPORT_SYMBOL_GPL(fcq_ets_pick);
 EXPORT_SYMBOL_GPL(fcq_cnm_parse);
+EXPORT_SYMBOL_GPL(fcq_cnm_build);
+EXPORT_SYMBOL_GPL(fcq_cnm_units);
 EXPORT_SYMBOL_GPL(fcq_ftab_size);
 EXPORT_SYMBOL_GPL(fcq_ftab_init);
 EXPORT_SYMBOL_GPL(fcq_ftab_find);

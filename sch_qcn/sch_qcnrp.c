@@ -31,6 +31,7 @@
 #include "../core/ets.h"
 #include "../core/frames.h"
 #include "../core/qcn.h"
+#include "qcn.h"
 
 #define QCNRP_PENDING	16	/* CNMs received, not yet applied */
 
@@ -216,7 +217,7 @@ static void cnms_apply(struct qcnrp_sched *q, u64 now, u64 *retry)
 	}
 }
 
-/* RL @i's next packet may start at @now; lowers *@retry otherwise. */
+/* @rl's next packet may start at @now; lowers *@retry otherwise. */
 static bool rl_ready(struct qcnrp_rl *rl, u64 now, u64 *retry)
 {
 	if (!rl->used || skb_queue_empty(&rl->q))
@@ -613,7 +614,7 @@ static void qcnrp_destroy(struct Qdisc *sch)
 	kvfree(q->rl);
 }
 
-static struct Qdisc_ops qcnrp_qdisc_ops __read_mostly = {
+struct Qdisc_ops qcnrp_qdisc_ops __read_mostly = {
 	.id		= "qcnrp",
 	.priv_size	= sizeof(struct qcnrp_sched),
 	.enqueue	= fcq_port_enqueue,
@@ -627,19 +628,3 @@ static struct Qdisc_ops qcnrp_qdisc_ops __read_mostly = {
 	.dump_stats	= fcq_port_dump_stats,
 	.owner		= THIS_MODULE,
 };
-
-static int __init qcnrp_module_init(void)
-{
-	return register_qdisc(&qcnrp_qdisc_ops);
-}
-
-static void __exit qcnrp_module_exit(void)
-{
-	unregister_qdisc(&qcnrp_qdisc_ops);
-}
-
-module_init(qcnrp_module_init);
-module_exit(qcnrp_module_exit);
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("IEEE 802.1Qau QCN reaction point host NIC qdisc (fcq)");
-MODULE_ALIAS_NET_SCH("qcnrp");

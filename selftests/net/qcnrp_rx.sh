@@ -246,7 +246,7 @@ delete_under_traffic() {
 	rc=$?
 	sleep 0.5
 	cleanup
-	rmmod sch_qcnrp
+	rmmod sch_qcn
 	rc=$((rc + $?))
 	ktap_note "RLs when deleted: $rls; del + rmmod exit: $rc; kernel: $(new_dmesg | grep -ciE 'warn|bug|leak') warnings"
 	[ "$rls" -ge 1 ] && [ "$rc" = 0 ] && ! new_dmesg | grep -qiE 'warn|bug|leak'

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * qcnrp: the IEEE 802.1Qau reaction point of a host NIC, per-flow rate
- * limiters driven by CNMs. Its options nest in TCA_FCQ_SCHEME (see fcq.h),
- * its xstats in TCA_FCQ_STATS_SCHEME. Attribute numbers are ABI: append,
- * never renumber.
+ * qcn: IEEE 802.1Qau congestion points on switch ports, at the outputs or
+ * (Unbiased QCN) the inputs, sending CNMs. qcnrp: the reaction point of a
+ * host NIC, per-flow rate limiters driven by CNMs. Their options nest in
+ * TCA_FCQ_SCHEME (see fcq.h), their xstats in TCA_FCQ_STATS_SCHEME.
+ * Attribute numbers are ABI: append, never renumber.
  */
 #ifndef _UAPI_LINUX_QCN_H
 #define _UAPI_LINUX_QCN_H
@@ -67,5 +68,53 @@ enum {
 	__TCA_QCNRP_RL_MAX
 };
 #define TCA_QCNRP_RL_MAX	(__TCA_QCNRP_RL_MAX - 1)
+
+enum qcn_cp_at {
+	QCN_CP_AT_NONE,	/* no congestion point: PAUSE only */
+	QCN_CP_AT_EGRESS,	/* the standard's: each output class */
+	QCN_CP_AT_INGRESS,	/* Unbiased QCN's: each input's buffer */
+};
+
+enum qcn_culprit {
+	QCN_CULPRIT_ARRIVAL,	/* the frame that completed the sample */
+	QCN_CULPRIT_OCC_RAND,	/* the owner of a random buffer unit */
+	QCN_CULPRIT_OCC_DET,	/* the flow holding the most bytes */
+	QCN_CULPRIT_OCC_BYTES,	/* the owner of a random buffered byte */
+};
+
+#define QCN_FLOWS		64	/* flows a congestion point tells apart */
+
+enum {
+	TCA_QCN_UNSPEC,
+	TCA_QCN_PAD,
+	TCA_QCN_CP,		/* u8: enum qcn_cp_at */
+	TCA_QCN_SAMPLE,	/* u8: enum qcn_culprit */
+	TCA_QCN_PRIO,		/* u32: the class the CPs watch */
+	TCA_QCN_Q_EQ,		/* u32, bytes: Q_eq */
+	TCA_QCN_W,		/* u32: weight of Q_delta */
+	TCA_QCN_I_S,		/* u32, bytes: sampling interval */
+	TCA_QCN_TABLE,		/* u8: 0 fixed I_s, 1 802.1Qau's table */
+	TCA_QCN_UNIT,		/* u32, bytes: a CulpritArray unit */
+	TCA_QCN_UNITS,		/* u32: units per CP */
+	TCA_QCN_PROBES,		/* u32: random probes before a scan */
+	TCA_QCN_ENCAP,		/* u32, bytes of the culprit's MSDU in a CNM */
+	TCA_QCN_SEED,		/* u32 */
+	__TCA_QCN_MAX
+};
+#define TCA_QCN_MAX		(__TCA_QCN_MAX - 1)
+
+/* xstats, in TCA_FCQ_STATS_SCHEME: u64 counters of this port's CPs */
+enum {
+	TCA_QCN_STATS_UNSPEC,
+	TCA_QCN_STATS_PAD,
+	TCA_QCN_STATS_SAMPLES,		/* samples taken */
+	TCA_QCN_STATS_CNM_TX,		/* CNMs asked of a port */
+	TCA_QCN_STATS_CNM_REFUSED,	/* ... that it had no room for */
+	TCA_QCN_STATS_NO_CULPRIT,	/* CNMs wanted, no flow to name */
+	TCA_QCN_STATS_UNTRACKED,	/* frames beyond QCN_FLOWS or units */
+	TCA_QCN_STATS_FB_HIST,		/* nested: u64, type QntzFb / 8 + 1 */
+	__TCA_QCN_STATS_MAX
+};
+#define TCA_QCN_STATS_MAX	(__TCA_QCN_STATS_MAX - 1)
 
 #endif /* _UAPI_LINUX_QCN_H */

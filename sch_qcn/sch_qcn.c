@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IEEE 802.1Qau QCN congestion points on a switch port, at its output
+ * (the standard's) or at the input it is for the frames that come in on
+ * it (Unbiased QCN, N. Chrysos et al., IEEE Micro 36(6), 2016), with the
+ * paper's culprit choices. The reaction points are the hosts' (qcnrp).
+ *
+ * Queues: per class, DRR over the ingress ports (fcq/drr.c), the paper's
+ * round-robin output arbitration; classes by ETS (core/ets.c). The buffer
+ * is fcq's switch: each input's bytes per class over every output queue,
+ * which is the paper's shared input buffer, and PFC on its thresholds is
+ * the paper's STOP/GO.
+ *
+ * A congestion point (struct qcn_cpoint) is a port's own: with `cp egress`
+ * it watches the port's class `prio` as an output queue, with `cp ingress`
+ * the input buffer of the frames of that class that came in on the port,
+ * wherever they are queued. A frame's arrival at a CP (the enqueue, in the
+ * softirq that received it) charges its flow (SA, DA, prio) and, for
+ * occupancy_rand, the buffer units it holds (core/qcn.c's CulpritArray);
+ * its departure returns them. A sample that asks for a CNM names a
+ * culprit (core/qcn.c) and asks the port the culprit's frames came in by
+ * to send it (fcq_port_frame_request(): no frame is sent under another
+ * port's lock).
+ *
+ * The culprit's source is a frame's source MAC: valid where the switch
+ * bridges. A routed switch rewrites it, so its CNMs go to the previous
+ * router, which has no reaction point: QCN is an L2 protocol.
+ */
+#include <linux/etherdevice.h>
+#include <linux/module.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <uapi/linux/qcn.h>
+
+#include "../fcq/compat.h"
+#include "../fcq/fcq.h"
+#include "../fcq/drr.h"
+#include "../core/ets.h"
+#include "../core/frames.h"
+#include "../core/qcn.h"
+#include "qcn.h"
+
+#define QCN_CB_INGRESS		0x80	/* scheme mark: charged to the input's CP */
+#define QCN_CB_FLOW		0x7f	/* scheme mark: flow index + 1 */
+/*
+ * fcq_cb()->flow: the CP's generation (a CP replaced while frames charged
+ * to the old one wait elsewhere must not take their returns) and the head
+ * unit + 1, 0 for none.
+ */
+#define QCN_CB_GEN_SHIFT	12
+#define QCN_CB_HEAD		0xfff
+#define QCN_UNITS_LIMIT		QCN_CB_HEAD	/* units per CP, at most */
+
+static atomic_t qcn_generation = ATOMIC_INIT(0);
+
+struct qcn_flow {
+	u8 sa[ETH_ALEN];
+	u8 da[ETH_ALEN];
+	u8 prio;
+	u8 msdu_len;
+	u32 bytes;			/* buffered; 0: the entry is free */
+	u8 msdu[FCQ_CNM_MSDU_MAX];	/* the start of its latest frame */
+};
+
+/* A congestion point and what it knows of the flows in its buffer. */
+struct qcn_cpoint {
+	struct qcn_cp cp;
+	struct qcn_flow flow[QCN_FLOWS];
+	struct qcn_units units;
+	u16 *owner, *link;		/* the CulpritArray's words */
+	u8 *head_flow;			/* per head unit: its frame's flow */
+	u16 gen;			/* differs from the previous CP's */
+	u32 rnd;			/* xorshift32: byte picks */
+	u64 samples, cnm_tx, cnm_refused, no_culprit, untracked;
+	u64 fb_hist[QCN_QFB_MAX / 8 + 1];
+};
+
+struct qcn_sched {
+	struct fcq_port port;		/* first: fcq_port() */
+	/*
+	 * cpt, and the options other ports' enqueues read: written under the
+	 * tree lock and cp_lock, read under either. Taken in BH.
+	 */
+	spinlock_t cp_lock;
+	u8 cp_at;			/* enum qcn_cp_at */
+	u8 culprit;			/* enum qcn_culprit */
+	u8 prio;
+	u8 encap;			/* MSDU bytes a CNM carries */
+	struct qcn_cp_cfg cfg;
+	u32 probes;
+	u32 seed;
+	/* fixed at creation */
+	u32 unit;
+	u32 nunits;
+	struct fcq_drr *drr;		/* [FCQ_NUM_PRIO] */
+	struct fcq_ets ets;
+	struct qcn_cpoint *cpt;
+};
+
+static const struct nla_policy qcn_policy[TCA_QCN_MAX + 1] = {
+	[TCA_QCN_CP] = NLA_POLICY_MAX(NLA_U8, QCN_CP_AT_INGRESS),
+	[TCA_QCN_SAMPLE] = NLA_POLICY_MAX(NLA_U8, QCN_CULPRIT_OCC_BYTES),
+	[TCA_QCN_PRIO] = NLA_POLICY_MAX(NLA_U32, FCQ_NUM_PRIO - 1),
+	[TCA_QCN_Q_EQ] = { .type = NLA_U32 },
+	[TCA_QCN_W] = NLA_POLICY_MAX(NLA_U32, 64),
+	[TCA_QCN_I_S] = { .type = NLA_U32 },
+	[TCA_QCN_TABLE] = NLA_POLICY_MAX(NLA_U8, QCN_SAMPLE_STD),
+	[TCA_QCN_UNIT] = { .type = NLA_U32 },
+	[TCA_QCN_UNITS] = { .type = NLA_U32 },
+	[TCA_QCN_PROBES] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
+	[TCA_QCN_ENCAP] = NLA_POLICY_MAX(NLA_U32, FCQ_CNM_MSDU_MAX),
+	[TCA_QCN_SEED] = { .type = NLA_U32 },
+};
+
+static const struct fcq_scheme_ops qcn_ops;
+
+static struct qcn_sched *qcn_of(struct fcq_port *port)
+{
+	return container_of(port, struct qcn_sched, port);
+}
+
+/* The flow entry of @skb's (SA, DA, prio), made if new; QCN_FLOWS: none. */
+static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
+		       u32 len, u8 encap)
+{
+	const struct ethhdr *eth = eth_hdr(skb);
+	u32 i, free = QCN_FLOWS;
+	struct qcn_flow *f;
+
+	for (i = 0; i < QCN_FLOWS; i++) {
+		f = &c->flow[i];
+		if (!f->bytes) {
+			if (free == QCN_FLOWS)
+				free = i;
+			continue;
+		}
+		if (f->prio == p && ether_addr_equal(f->sa, eth->h_source) &&
+		    ether_addr_equal(f->da, eth->h_dest))
+			break;
+	}
+	if (i == QCN_FLOWS) {
+		if (free == QCN_FLOWS)
+			return QCN_FLOWS;
+		i = free;
+		f = &c->flow[i];
+		ether_addr_copy(f->sa, eth->h_source);
+		ether_addr_copy(f->da, eth->h_dest);
+		f->prio = p;
+	}
+	f->bytes += len;
+	f->msdu_len = min_t(u32, encap, skb->len - ETH_HLEN);
+	if (skb_copy_bits(skb, ETH_HLEN, f->msdu, f->msdu_len))
+		f->msdu_len = 0;
+	return i;
+}
+
+/* The flow a CNM names, by @culprit; @arrived the arriving frame's. */
+static u32 culprit_of(struct qcn_cpoint *c, u8 culprit, u32 arrived,
+		      u32 probes)
+{
+	u32 bytes[QCN_FLOWS], i, head;
+
+	if (culprit == QCN_CULPRIT_ARRIVAL)
+		return arrived;
+	if (culprit == QCN_CULPRIT_OCC_RAND) {
+		head = qcn_units_pick(&c->units, probes);
+		return head == QCN_UNIT_NONE ? QCN_FLOWS : c->head_flow[head];
+	}
+	for (i = 0; i < QCN_FLOWS; i++)
+		bytes[i] = c->flow[i].bytes;
+	if (culprit == QCN_CULPRIT_OCC_DET)
+		return qcn_pick_max(bytes, QCN_FLOWS);
+	return qcn_pick_bytes(bytes, QCN_FLOWS, fcq_xorshift32(&c->rnd));
+}
+
+/* A CNM to flow @f's source from CP @cp (its MAC @mac) into @buf. */
+static size_t cnm_build(u8 *buf, size_t size, const struct qcn_flow *f,
+			const struct qcn_fb *fb, const u8 *mac, u16 index,
+			u8 encap)
+{
+	struct fcq_cnm m = {
+		.qfb = fb->qfb,
+		.qoffset = fcq_cnm_units(fb->qoff),
+		.qdelta = fcq_cnm_units(fb->qdelta),
+		.prio = f->prio,
+		.msdu_len = min(f->msdu_len, encap),
+	};
+
+	memcpy(m.cpid, mac, ETH_ALEN);
+	m.cpid[6] = index >> 8;
+	m.cpid[7] = index & 0xff;
+	ether_addr_copy(m.encap_da, f->da);
+	return fcq_cnm_build(buf, size, f->sa, mac, &m, f->msdu);
+}
+
+/*
+ * @skb (class @p, @len bytes) arrived at the CP of @owner, whose buffer
+ * now holds @q bytes; a CNM goes out of @to, where the frames it may name
+ * came in. @mark QCN_CB_INGRESS: @owner is the input, and its own cp and
+ * prio (read under its cp_lock) say whether it watches. Under the egress
+ * port's root lock, in BH.
+ */
+static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
+		       struct sk_buff *skb, u8 p, u32 len, u32 q, u8 mark)
+{
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	u8 frame[FCQ_FR_LEN];
+	struct qcn_cpoint *c;
+	struct qcn_fb fb;
+	size_t flen = 0;
+	u32 fi, head, cul;
+
+	spin_lock(&owner->cp_lock);
+	c = owner->cpt;
+	/* no CP there, or not one of this class; or still starting */
+	if (!c || (mark && (owner->cp_at != QCN_CP_AT_INGRESS ||
+			    owner->prio != p))) {
+		spin_unlock(&owner->cp_lock);
+		return;
+	}
+	fi = flow_charge(c, skb, p, len, owner->encap);
+	if (fi == QCN_FLOWS) {
+		c->untracked++;
+	} else {
+		cb->scheme = mark | (fi + 1);
+		cb->flow = c->gen << QCN_CB_GEN_SHIFT;
+		if (owner->culprit == QCN_CULPRIT_OCC_RAND) {
+			head = qcn_units_take(&c->units,
+					      DIV_ROUND_UP(len, owner->unit));
+			if (head == QCN_UNIT_NONE) {
+				c->untracked++;
+			} else {
+				c->head_flow[head] = fi;
+				cb->flow |= head + 1;
+			}
+		}
+	}
+	switch (qcn_cp_arrival(&c->cp, &owner->cfg, q, len, &fb)) {
+	case QCN_CP_NONE:
+		break;
+	case QCN_CP_CALM:
+		c->samples++;
+		break;
+	case QCN_CP_CNM:
+		c->samples++;
+		c->fb_hist[fb.qfb / 8]++;
+		cul = culprit_of(c, owner->culprit, fi, owner->probes);
+		if (cul == QCN_FLOWS || !to)
+			c->no_culprit++;
+		else
+			flen = cnm_build(frame, sizeof(frame), &c->flow[cul],
+					 &fb, owner->port.dev->dev_addr,
+					 owner->port.index, owner->encap);
+		break;
+	}
+	if (flen && !fcq_port_frame_request(to, frame, flen,
+					    htons(FCQ_ETHERTYPE_CNM)))
+		c->cnm_refused++;
+	else if (flen)
+		c->cnm_tx++;
+	spin_unlock(&owner->cp_lock);
+	if (flen)
+		fcq_port_kick(to);
+}
+
+/* @skb leaves (or is flushed): what its arrival charged, returned. */
+static void cp_departure(struct qcn_sched *q, struct sk_buff *skb)
+{
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	struct qcn_sched *owner = q;
+	struct qcn_cpoint *c;
+	struct fcq_port *ing;
+	u32 fi;
+
+	if (!cb->scheme)
+		return;
+	if (cb->scheme & QCN_CB_INGRESS) {
+		fcq_switch_ingress(&q->port, skb, &ing);
+		if (!ing || ing->ops != &qcn_ops)
+			goto out;	/* its input is gone, and its CP */
+		owner = qcn_of(ing);
+	}
+	fi = (cb->scheme & QCN_CB_FLOW) - 1;
+	spin_lock(&owner->cp_lock);
+	c = owner->cpt;
+	/*
+	 * The generation wraps after 16 CPs: a return that still reaches the
+	 * wrong CP miscounts, and qcn_units_put() frees no unit twice.
+	 */
+	if (c && fi < QCN_FLOWS && c->gen == cb->flow >> QCN_CB_GEN_SHIFT) {
+		c->flow[fi].bytes -= min(c->flow[fi].bytes,
+					 qdisc_pkt_len(skb));
+		if (cb->flow & QCN_CB_HEAD)
+			qcn_units_put(&c->units,
+				      (cb->flow & QCN_CB_HEAD) - 1);
+	}
+	spin_unlock(&owner->cp_lock);
+out:
+	cb->scheme = 0;
+	cb->flow = 0;
+}
+
+static void qcn_queue(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct qcn_sched *q = qcn_of(port);
+	u8 p = fcq_cb(skb)->prio;
+	u32 len = qdisc_pkt_len(skb), bytes;
+	struct fcq_port *ing;
+
+	fcq_drr_enqueue(&q->drr[p], skb);
+	bytes = fcq_switch_ingress(port, skb, &ing);
+	/*
+	 * A frame is charged to one CP: this output's, if it has one for the
+	 * class, else its input's, if that has one (cp_arrival() asks).
+	 */
+	if (q->cp_at == QCN_CP_AT_EGRESS && p == q->prio)
+		/* backlog counts it once queue() returns */
+		cp_arrival(q, ing, skb, p, len, port->st.backlog[p] + len, 0);
+	else if (ing && ing->ops == &qcn_ops)
+		cp_arrival(qcn_of(ing), ing, skb, p, len, bytes,
+			   QCN_CB_INGRESS);
+}
+
+static struct sk_buff *qcn_pick(struct fcq_port *port, u64 now, u64 *retry)
+{
+	struct qcn_sched *q = qcn_of(port);
+	struct fcq_ready r = {};
+	struct sk_buff *skb;
+	int p;
+
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		fcq_ready_offer(port, &r, p, fcq_drr_peek(&q->drr[p]), now,
+				retry);
+	p = fcq_ets_pick(&q->ets, r.mask, r.len);
+	if (p < 0)
+		return NULL;
+	skb = fcq_drr_dequeue(&q->drr[p]);
+	if (skb)
+		cp_departure(q, skb);
+	return skb;
+}
+
+static struct sk_buff *qcn_flush(struct fcq_port *port)
+{
+	struct qcn_sched *q = qcn_of(port);
+	struct sk_buff *skb;
+	int p;
+
+	for (p = 0; q->drr && p < FCQ_NUM_PRIO; p++) {
+		skb = fcq_drr_dequeue(&q->drr[p]);
+		if (skb) {
+			cp_departure(q, skb);
+			return skb;
+		}
+	}
+	return NULL;
+}
+
+static int qcn_dump(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct qcn_sched *q = qcn_of(port);
+
+	if (nla_put_u8(skb, TCA_QCN_CP, q->cp_at) ||
+	    nla_put_u8(skb, TCA_QCN_SAMPLE, q->culprit) ||
+	    nla_put_u32(skb, TCA_QCN_PRIO, q->prio) ||
+	    nla_put_u32(skb, TCA_QCN_Q_EQ, q->cfg.q_eq) ||
+	    nla_put_u32(skb, TCA_QCN_W, q->cfg.w) ||
+	    nla_put_u32(skb, TCA_QCN_I_S, q->cfg.i_s) ||
+	    nla_put_u8(skb, TCA_QCN_TABLE, q->cfg.sample) ||
+	    nla_put_u32(skb, TCA_QCN_UNIT, q->unit) ||
+	    nla_put_u32(skb, TCA_QCN_UNITS, q->nunits) ||
+	    nla_put_u32(skb, TCA_QCN_PROBES, q->probes) ||
+	    nla_put_u32(skb, TCA_QCN_ENCAP, q->encap) ||
+	    nla_put_u32(skb, TCA_QCN_SEED, q->seed))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
+{
+	struct qcn_sched *q = qcn_of(port);
+	struct qcn_cpoint *c = q->cpt;
+	u64 hist[ARRAY_SIZE(c->fb_hist)], ctr[5];
+	struct nlattr *nest;
+	size_t i;
+
+	spin_lock_bh(&q->cp_lock);
+	ctr[0] = c->samples;
+	ctr[1] = c->cnm_tx;
+	ctr[2] = c->cnm_refused;
+	ctr[3] = c->no_culprit;
+	ctr[4] = c->untracked;
+	memcpy(hist, c->fb_hist, sizeof(hist));
+	spin_unlock_bh(&q->cp_lock);
+	for (i = 0; i < ARRAY_SIZE(ctr); i++)
+		if (nla_put_u64_64bit(skb, TCA_QCN_STATS_SAMPLES + i, ctr[i],
+				      TCA_QCN_STATS_PAD))
+			return -EMSGSIZE;
+	nest = nla_nest_start(skb, TCA_QCN_STATS_FB_HIST);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(hist); i++)
+		if (nla_put_u64_64bit(skb, i + 1, hist[i], 0))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static const struct fcq_scheme_ops qcn_ops = {
+	.queue = qcn_queue,
+	.pick = qcn_pick,
+	.flush = qcn_flush,
+	.dump = qcn_dump,
+	.dump_stats = qcn_dump_stats,
+};
+
+static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	struct qcn_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_QCN_MAX + 1];
+	struct qcn_cp_cfg cfg = q->cfg;
+	u32 probes = q->probes, encap = q->encap, unit, nunits, seed;
+	struct fcq_port_cfg pcfg;
+	int err;
+
+	err = fcq_port_parse(&q->port, opt, qcn_policy, TCA_QCN_MAX, tb, &pcfg,
+			     extack);
+	if (err)
+		return err;
+	if (fcq_get_u32(tb[TCA_QCN_Q_EQ], 64, 1 << 30, &cfg.q_eq,
+			"q_eq must be 64 bytes to 1 GB", extack) ||
+	    fcq_get_u32(tb[TCA_QCN_I_S], 64, 1 << 30, &cfg.i_s,
+			"i_s must be 64 bytes to 1 GB", extack))
+		return -EINVAL;
+	if (tb[TCA_QCN_W])
+		cfg.w = nla_get_u32(tb[TCA_QCN_W]);
+	if (tb[TCA_QCN_TABLE])
+		cfg.sample = nla_get_u8(tb[TCA_QCN_TABLE]);
+	if (tb[TCA_QCN_PROBES])
+		probes = nla_get_u32(tb[TCA_QCN_PROBES]);
+	if (tb[TCA_QCN_ENCAP])
+		encap = nla_get_u32(tb[TCA_QCN_ENCAP]);
+	unit = q->unit;
+	nunits = q->nunits;
+	seed = tb[TCA_QCN_SEED] ? nla_get_u32(tb[TCA_QCN_SEED]) : q->seed;
+	if (fcq_get_u32(tb[TCA_QCN_UNIT], 64, 65536, &unit,
+			"unit must be 64 to 65536 bytes", extack) ||
+	    fcq_get_u32(tb[TCA_QCN_UNITS], 16, QCN_UNITS_LIMIT, &nunits,
+			"units must be 16 to 4095", extack))
+		return -EINVAL;
+	if ((tb[TCA_QCN_CP] ? nla_get_u8(tb[TCA_QCN_CP]) : q->cp_at) ==
+	    QCN_CP_AT_EGRESS &&
+	    (tb[TCA_QCN_SAMPLE] ? nla_get_u8(tb[TCA_QCN_SAMPLE]) :
+	     q->culprit) != QCN_CULPRIT_ARRIVAL) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "cp egress samples by arrival only (its culprits come in on many ports)");
+		return -EINVAL;
+	}
+	if (q->cpt && (unit != q->unit || nunits != q->nunits ||
+		       seed != q->seed)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "unit, units and seed cannot change; delete and add the qdisc");
+		return -EINVAL;
+	}
+
+	/* One section: no enqueue or dequeue sees half of it. */
+	sch_tree_lock(sch);
+	spin_lock_bh(&q->cp_lock);
+	fcq_port_apply(&q->port, &pcfg);
+	if (tb[TCA_QCN_CP])
+		q->cp_at = nla_get_u8(tb[TCA_QCN_CP]);
+	if (tb[TCA_QCN_SAMPLE])
+		q->culprit = nla_get_u8(tb[TCA_QCN_SAMPLE]);
+	if (tb[TCA_QCN_PRIO])
+		q->prio = nla_get_u32(tb[TCA_QCN_PRIO]);
+	q->seed = seed;
+	q->cfg = cfg;
+	q->probes = probes;
+	q->encap = encap;
+	q->unit = unit;
+	q->nunits = nunits;
+	spin_unlock_bh(&q->cp_lock);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int cpoint_alloc(struct qcn_sched *q)
+{
+	struct qcn_cpoint *c;
+
+	c = kvzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->owner = kvcalloc(q->nunits, sizeof(*c->owner), GFP_KERNEL);
+	c->link = kvcalloc(q->nunits, sizeof(*c->link), GFP_KERNEL);
+	c->head_flow = kvcalloc(q->nunits, sizeof(*c->head_flow), GFP_KERNEL);
+	if (!c->owner || !c->link || !c->head_flow) {
+		kvfree(c->owner);
+		kvfree(c->link);
+		kvfree(c->head_flow);
+		kvfree(c);
+		return -ENOMEM;
+	}
+	qcn_cp_init(&c->cp, &q->cfg, q->seed);
+	qcn_units_init(&c->units, c->owner, c->link, q->nunits, q->seed ^ 1);
+	c->rnd = q->seed | 1;
+	c->gen = atomic_inc_return(&qcn_generation) &
+		 (U16_MAX >> QCN_CB_GEN_SHIFT);
+	spin_lock_bh(&q->cp_lock);
+	q->cpt = c;
+	spin_unlock_bh(&q->cp_lock);
+	return 0;
+}
+
+static int qcn_init(struct Qdisc *sch, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
+{
+	struct qcn_sched *q = qdisc_priv(sch);
+	int err, p;
+
+	spin_lock_init(&q->cp_lock);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		q->ets.quantum[p] = psched_mtu(qdisc_dev(sch));
+	err = fcq_port_init(sch, &qcn_ops, extack);
+	if (err)
+		return err;
+	q->port.sends_pfc = true;
+	q->drr = kvcalloc(FCQ_NUM_PRIO, sizeof(*q->drr), GFP_KERNEL);
+	if (!q->drr)
+		return -ENOMEM;
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		fcq_drr_init(&q->drr[p], psched_mtu(qdisc_dev(sch)),
+			     FCQ_DRR_LOCAL_MAX);
+	/* The paper's CP: Q_eq 60 kB (of a 150 kB input buffer), w 2, */
+	/* a sample per 150 kB arrived; 256-byte units of 150 kB. */
+	q->cfg = (struct qcn_cp_cfg){
+		.q_eq = 60000, .w = 2, .i_s = QCN_STD_I_S,
+		.sample = QCN_SAMPLE_FIXED,
+	};
+	q->cp_at = QCN_CP_AT_INGRESS;
+	q->culprit = QCN_CULPRIT_OCC_RAND;
+	q->probes = 64;
+	q->encap = 22;
+	q->unit = 256;
+	q->nunits = 600;
+	q->seed = get_random_u32();
+	err = qcn_change(sch, opt, extack);
+	if (err)
+		return err;
+	err = cpoint_alloc(q);
+	if (err)
+		return err;
+	err = fcq_port_frames_enable(&q->port);
+	if (err)
+		return err;
+	return fcq_port_start(&q->port, extack);
+}
+
+static void qcn_destroy(struct Qdisc *sch)
+{
+	struct qcn_sched *q = qdisc_priv(sch);
+	struct qcn_cpoint *c = q->cpt;
+
+	fcq_port_destroy(sch);		/* empties the queues first */
+	kvfree(q->drr);
+	if (c) {
+		kvfree(c->owner);
+		kvfree(c->link);
+		kvfree(c->head_flow);
+		kvfree(c);
+	}
+}
+
+struct Qdisc_ops qcn_qdisc_ops __read_mostly = {
+	.id		= "qcn",
+	.priv_size	= sizeof(struct qcn_sched),
+	.enqueue	= fcq_port_enqueue,
+	.dequeue	= fcq_port_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= qcn_init,
+	.reset		= fcq_port_reset,
+	.destroy	= qcn_destroy,
+	.change		= qcn_change,
+	.dump		= fcq_port_dump,
+	.dump_stats	= fcq_port_dump_stats,
+	.owner		= THIS_MODULE,
+};

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tc plugin for the fcq `qcn` qdisc: IEEE 802.1Qau congestion points
+ * on a switch port, at its output or its input (Unbiased QCN). See
+ * tc-qcn(8).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fcq_opts.h"
+#include <uapi/linux/fcq.h>
+#include <uapi/linux/qcn.h>
+
+static void explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... qcn [ cp none | egress | ingress ]\n"
+		"  [ sample arrival | occupancy_rand | occupancy_det | occupancy_bytes ]\n"
+		"  [ prio PRIO ] [ q_eq SIZE ] [ w N ] [ i_s SIZE ] [ table fixed | std ]\n"
+		"  [ unit SIZE ] [ units N ] [ probes N ] [ encap BYTES ] [ seed N ]\n"
+		FCQ_PORT_USAGE
+		"unit, units and seed are fixed when the qdisc is created.\n");
+}
+
+/* In enum qcn_cp_at, enum qcn_culprit and enum qcn_sample order. */
+static const char *const cps[] = { "none", "egress", "ingress", NULL };
+static const char *const samples[] = {
+	"arrival", "occupancy_rand", "occupancy_det", "occupancy_bytes", NULL
+};
+static const char *const tables[] = { "fixed", "std", NULL };
+
+static const struct fcq_u32_opt u32_opts[] = {
+	{ "prio", TCA_QCN_PRIO, fcq_uint_arg, NULL },
+	{ "q_eq", TCA_QCN_Q_EQ, fcq_size_arg, NULL },
+	{ "w", TCA_QCN_W, fcq_uint_arg, NULL },
+	{ "i_s", TCA_QCN_I_S, fcq_size_arg, NULL },
+	{ "unit", TCA_QCN_UNIT, fcq_size_arg, NULL },
+	{ "units", TCA_QCN_UNITS, fcq_uint_arg, NULL },
+	{ "probes", TCA_QCN_PROBES, fcq_uint_arg, NULL },
+	{ "encap", TCA_QCN_ENCAP, fcq_size_arg, NULL },
+	{ "seed", TCA_QCN_SEED, fcq_uint_arg, NULL },
+};
+
+static const struct fcq_word_opt word_opts[] = {
+	{ "cp", TCA_QCN_CP, cps, 0 },
+	{ "sample", TCA_QCN_SAMPLE, samples, 0 },
+	{ "table", TCA_QCN_TABLE, tables, 0 },
+};
+
+static int qcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			 struct nlmsghdr *n, const char *dev)
+{
+	static const struct fcq_scheme_parser parser = {
+		.u32s = u32_opts,
+		.nu32s = ARRAY_SIZE(u32_opts),
+		.words = word_opts,
+		.nwords = ARRAY_SIZE(word_opts),
+		.explain = explain,
+	};
+
+	return fcq_parse_qopt(argc, argv, n, &parser);
+}
+
+static int qcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_QCN_MAX + 1], *own;
+
+	if (!opt)
+		return 0;
+	own = fcq_print_port_opts(opt);
+	if (!own)
+		return 0;
+	parse_rtattr_nested(tb, TCA_QCN_MAX, own);
+	fcq_print_word("cp", tb[TCA_QCN_CP], cps, 0);
+	fcq_print_word("sample", tb[TCA_QCN_SAMPLE], samples, 0);
+	fcq_print_u32("prio", tb[TCA_QCN_PRIO]);
+	fcq_print_size("q_eq", tb[TCA_QCN_Q_EQ], NULL);
+	fcq_print_u32("w", tb[TCA_QCN_W]);
+	fcq_print_size("i_s", tb[TCA_QCN_I_S], NULL);
+	fcq_print_word("table", tb[TCA_QCN_TABLE], tables, 0);
+	fcq_print_size("unit", tb[TCA_QCN_UNIT], NULL);
+	fcq_print_u32("units", tb[TCA_QCN_UNITS]);
+	fcq_print_u32("probes", tb[TCA_QCN_PROBES]);
+	fcq_print_u32("encap", tb[TCA_QCN_ENCAP]);
+	fcq_print_u32("seed", tb[TCA_QCN_SEED]);
+	return 0;
+}
+
+static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *xstats)
+{
+	static const struct fcq_counter cnt[] = {
+		{ TCA_QCN_STATS_SAMPLES, "samples", false },
+		{ TCA_QCN_STATS_CNM_TX, "cnm_tx", false },
+		{ TCA_QCN_STATS_CNM_REFUSED, "cnm_refused", false },
+		{ TCA_QCN_STATS_NO_CULPRIT, "no_culprit", false },
+		{ TCA_QCN_STATS_UNTRACKED, "untracked", false },
+	};
+	struct rtattr *tb[TCA_QCN_STATS_MAX + 1], *scheme, *a;
+	__u64 v;
+	int rem;
+
+	scheme = fcq_print_xstats_open(f, xstats, "qcn");
+	if (!scheme)
+		return 0;
+	parse_rtattr_nested(tb, TCA_QCN_STATS_MAX, scheme);
+	fcq_print_counters(tb, cnt, ARRAY_SIZE(cnt));
+	if (tb[TCA_QCN_STATS_FB_HIST]) {
+		print_string(PRINT_FP, NULL, "%s", " fb_hist");
+		open_json_array(PRINT_JSON, "fb_hist");
+		rem = RTA_PAYLOAD(tb[TCA_QCN_STATS_FB_HIST]);
+		/* bins 1..8 (QntzFb / 8 + 1), skipping pads (type 0) */
+		for (a = RTA_DATA(tb[TCA_QCN_STATS_FB_HIST]); RTA_OK(a, rem);
+		     a = RTA_NEXT(a, rem)) {
+			if (!a->rta_type || RTA_PAYLOAD(a) < sizeof(v))
+				continue;
+			memcpy(&v, RTA_DATA(a), sizeof(v));
+			print_u64(PRINT_ANY, NULL, " %llu", v);
+		}
+		close_json_array(PRINT_JSON, NULL);
+	}
+	close_json_object();
+	return 0;
+}
+
+struct qdisc_util qcn_qdisc_util __attribute__((visibility("default"))) = {
+	.id = "qcn",
+	.parse_qopt = qcn_parse_opt,
+	.print_qopt = qcn_print_opt,
+	.print_xstats = qcn_print_xstats,
+};
