@@ -1,0 +1,214 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qcn_cp.sh: the paper's culprit-and-victim scenario (Unbiased QCN,
+# Fig. 3) in miniature, at 20 Mbit/s. s1 sends f1 to the hotspot d at 0.3
+# of the line and f6 to the idle e at 0.7; s2..s4 each send to d at line
+# rate. Every switch port is qcn with congestion points at its input;
+# every host NIC qcnrp. Sources are paced UDP on blocking sockets, so a
+# rate limiter holds them back instead of dropping; PFC on priority 0
+# guards the switch's inputs (at fcq's thresholds, not scaled to the
+# paper's STOP at 110 of 150 kB). With arrival sampling the victim f6 is
+# throttled along with f1; with occupancy sampling it keeps its rate.
+# tshark decodes the CNMs s1 receives; nothing is lost; the qdiscs go away
+# under traffic and the module unloads.
+set -u
+# shellcheck disable=SC2034 # read by usage.sh and ktap.sh
+ALL_TESTS="
+	victim_throttled_by_arrival
+	victim_kept_by_occupancy
+	culprits_share_hotspot
+	cnms_decoded
+	nothing_lost
+	delete_under_traffic
+"
+USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run)."
+. "$(dirname "$0")/../lib/usage.sh"
+usage_args 0 "$@"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/net.sh"
+
+OUT=${FCQ_RESULTS:-/tmp}/qcn_cp
+WORK=$(mktemp -d)
+RATE=20mbit
+mkdir -p "$OUT"
+DMESG0=$(dmesg | wc -l)
+new_dmesg() { dmesg | tail -n +$((DMESG0 + 1)); }
+mac() { nsx "$(hns "$1")" cat "/sys/class/net/$1-eth/address"; }
+
+# One run of the scenario with sample $1, its results in $WORK/$1.*:
+# goodput per 0.5 s bin at d (f1..f4) and e (f6), the drops, s1's CNMs.
+scenario() {
+	local sample=$1 h ep s=()
+	star bridge s1 s2 s3 s4 d e
+	for h in s1 s2 s3 s4 d e; do
+		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
+			cp ingress sample "$sample" q_eq 20kb i_s 15kb lossless 0 \
+			seed 7 || return 1
+		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
+			rate $RATE delay 50us lossless 0 rl_limit 1000 seed 7 || return 1
+	done
+	mesh_ping || return 1
+	echo "$(mac d) $(mac e)" >"$WORK/$sample.macs"
+	nsx h-d fcq-gen server -b 500 -T 1 >"$WORK/$sample.d" &
+	NET_PIDS+=($!)
+	nsx h-e fcq-gen server -b 500 -T 1 >"$WORK/$sample.e" &
+	NET_PIDS+=($!)
+	capture h-s1 s1-eth "$WORK/$sample.pcapng" "ether proto 0x22e7"
+	ep=$(epoch_in 0.5)
+	nsx h-s1 fcq-gen paced -e "$ep" "$(addr d)" 6Mbps 0 45000000 >/dev/null &
+	s+=($!)
+	nsx h-s1 fcq-gen paced -e "$ep" "$(addr e)" 14Mbps 0 105000000 >/dev/null &
+	s+=($!)
+	for h in s2 s3 s4; do
+		nsx "$(hns $h)" fcq-gen paced -e "$ep" "$(addr d)" 20Mbps 0 \
+			150000000 >/dev/null &
+		s+=($!)
+	done
+	sleep 8
+	capture_stop
+	nsx sw tc -s qdisc show dev sw-s1 >"$WORK/$sample.sw-s1"
+	total_drops >"$WORK/$sample.drops"
+	kill "${s[@]}" 2>/dev/null
+	sleep 2.5
+	cleanup
+}
+
+# Mean goodput (Mbit/s) of the streams from $2 in file $1, 2..7 s.
+mbps() {
+	gojq -s --arg src "$2" '[.[] | select(.src == $src) | .bins[4:14][]] |
+		if length == 0 then 0 else (add * 16 / length / 1e4 | floor) / 100 end' "$1"
+}
+
+ran() {
+	[ -e "$WORK/$1.d" ] || scenario "$1"
+}
+
+# "N_D N_E": the CNMs s1 received under sample $1 that name d, and e.
+cnm_split() {
+	local D_MAC E_MAC
+	read -r D_MAC E_MAC <"$WORK/$1.macs"
+	tshark -X lua_script:"$FCQ_TOP/tools/wireshark/qcn.lua" \
+		-r "$WORK/$1.pcapng" -Y cnm -T fields -e cnm.encap_da 2>/dev/null |
+		awk -v d="$D_MAC" -v e="$E_MAC" '
+			$1 == d { nd++ } $1 == e { ne++ } END { print nd + 0, ne + 0 }'
+}
+
+# The paper's bias, by its cause: arrival sampling picks the arriving
+# frame's flow, so many of s1's CNMs name f6's destination (f6 is 0.7 of
+# what s1 offers, less once it is slowed), and f6 ends slower than under
+# deterministic occupancy sampling beside it. The margins are from 13
+# runs on 6.1 and 6.12 (qcn.rst, "Testing"): CNMs naming e were 41 to
+# 59 % of s1's (asserted: 25 %), f6 0.14 to 0.62 of its rate with
+# occupancy_det (asserted: under 0.9).
+victim_throttled_by_arrival() {
+	local f1 f6 f6d n
+	ran arrival
+	ran occupancy_det
+	f1=$(mbps "$WORK/arrival.d" "$(addr s1)")
+	f6=$(mbps "$WORK/arrival.e" "$(addr s1)")
+	f6d=$(mbps "$WORK/occupancy_det.e" "$(addr s1)")
+	n=$(cnm_split arrival)
+	ktap_note "arrival sampling: f6 $f6 Mbit/s of its 14, f1 $f1 ($f6d with occupancy_det); CNMs to s1 naming d, e: $n"
+	awk -v v="$f6" -v w="$f6d" -v n="$n" 'BEGIN { split(n, c, " ")
+		exit !(c[2] >= 0.25 * (c[1] + c[2]) && c[2] > 0 && v < 0.9 * w) }'
+	check_err $? "f6 $f6 / $f6d, CNMs $n"
+	log_test "arrival sampling names the victim f6 and slows it"
+}
+
+# Occupancy sampling: f6's frames leave s1's input at once (e is idle),
+# so they are seldom (random) or never (deterministic) the culprit. f6
+# had 13.35 to 13.94 Mbit/s in the 13 runs (asserted: 11.2).
+victim_kept_by_occupancy() {
+	local s f6 ok=0
+	for s in occupancy_rand occupancy_det; do
+		ran $s
+		f6=$(mbps "$WORK/$s.e" "$(addr s1)")
+		ktap_note "$s: f6 $f6 Mbit/s of its 14"
+		awk -v v="$f6" 'BEGIN { exit !(v >= 0.8 * 14) }' || ok=1
+	done
+	check_err $ok "f6"
+	log_test "occupancy sampling keeps the victim f6 at 0.8 of its rate or more"
+}
+
+# f1..f4 to d under occupancy sampling: each within 25 % of their mean
+# (they were within 0.5 % in the 13 runs: DRR over four backlogged inputs).
+culprits_share_hotspot() {
+	local r h
+	ran occupancy_rand
+	r=$(for h in s1 s2 s3 s4; do mbps "$WORK/occupancy_rand.d" "$(addr $h)"; done |
+		tr '\n' ' ')
+	ktap_note "occupancy sampling: f1..f4 $r Mbit/s"
+	echo "$r" | awk '{ m = ($1 + $2 + $3 + $4) / 4; ok = m > 0
+		for (i = 1; i <= 4; i++) if ($i < 0.75 * m || $i > 1.25 * m) ok = 0
+		exit !ok }'
+	check_err $? "f1..f4 $r"
+	log_test "the four flows to the hotspot share it"
+}
+
+# CNMs to s1, decoded by tshark: deterministic occupancy sampling names
+# d (f1's destination) only; random occupancy sampling mostly d (e in 4.3
+# to 7.4 % of them in the 13 runs; asserted: at most 20 %).
+cnms_decoded() {
+	local det rnd
+	ran occupancy_rand
+	ran occupancy_det
+	det=$(cnm_split occupancy_det)
+	rnd=$(cnm_split occupancy_rand)
+	ktap_note "CNMs to s1 naming d, e (tools/wireshark/qcn.lua): occupancy_det $det; occupancy_rand $rnd"
+	awk -v a="$det" -v b="$rnd" 'BEGIN { split(a, x, " "); split(b, y, " ")
+		exit !(x[1] > 0 && x[2] == 0 && y[1] > 0 && y[2] <= 0.2 * (y[1] + y[2])) }'
+	check_err $? "det $det rnd $rnd"
+	log_test "tshark decodes CNMs naming f1's destination, not f6's"
+}
+
+nothing_lost() {
+	local s d=""
+	for s in arrival occupancy_rand occupancy_det; do
+		ran $s
+		d="$d $s $(cut -d' ' -f1 "$WORK/$s.drops")"
+	done
+	ktap_note "drops:$d"
+	! echo "$d" | grep -qE ' [1-9]'
+	check_err $? "drops$d"
+	log_test "nothing is lost (senders block behind their rate limiters)"
+}
+
+delete_under_traffic() {
+	local h ep sent rc=0
+	star bridge s1 s2 d
+	for h in s1 s2 d; do
+		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE \
+			q_eq 20kb i_s 15kb lossless 0
+		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp rate $RATE \
+			lossless 0
+	done
+	mesh_ping
+	serve d
+	# Half a second for the sink to bind: no port unreachable.
+	ep=$(epoch_in 0.5)
+	nsx h-s1 fcq-gen paced -e "$ep" "$(addr d)" 20Mbps 0 30000000 >/dev/null &
+	NET_PIDS+=($!)
+	nsx h-s2 fcq-gen paced -e "$ep" "$(addr d)" 20Mbps 0 30000000 >/dev/null &
+	NET_PIDS+=($!)
+	sleep 2.5
+	sent=$(nsx sw tc -j -s qdisc show dev sw-d | gojq '.[0].bytes')
+	for h in s1 s2 d; do
+		nsx sw tc qdisc del dev "sw-$h" root || rc=1
+	done
+	sleep 0.5
+	cleanup
+	sleep 1
+	rmmod sch_qcn || rc=1
+	ktap_note "sw-d sent $sent bytes in 2 s; del + rmmod: $rc; kernel: $(new_dmesg | grep -ciE 'warn|bug|leak') warnings"
+	[ "$rc" = 0 ] && [ "$sent" -gt 1000000 ] &&
+		! new_dmesg | grep -qiE 'warn|bug|leak'
+	check_err $? "exit $rc"
+	log_test "deleted under traffic; the module unloads"
+}
+
+tests_plan
+tests_run
+cp "$WORK"/*.d "$WORK"/*.e "$WORK"/*.sw-s1 "$OUT/" 2>/dev/null
+ktap_finish
