@@ -440,6 +440,9 @@ void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
  */
 u32 fcq_switch_ingress(struct fcq_port *egress, const struct sk_buff *skb,
 		       struct fcq_port **ing);
+/* The same port without the lock that the bytes need: for every frame. */
+struct fcq_port *fcq_switch_input(const struct fcq_port *egress,
+				  const struct sk_buff *skb);
 void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st);
 int fcq_switch_dump(struct sk_buff *skb, struct netlink_callback *cb);
 

@@ -40,9 +40,13 @@ struct fcq_switch {
 	spinlock_t lock;		/* the books below */
 	u32 size;			/* buffer, bytes */
 	struct fcq_buf buf;
+	/*
+	 * Slot i's port; NULL: free or leaving. Written under the lock, read
+	 * without it by fcq_switch_input(), hence a fixed array.
+	 */
+	struct fcq_port *ports[FCQ_MAX_PORTS];
 	/* Slots 0..nslots-1, grown by join (RTNL and the lock). */
 	int nslots;
-	struct fcq_port **ports;	/* NULL: free or leaving */
 	struct fcq_slot {
 		struct fcq_buf_cfg cfg;	/* the ingress port's thresholds */
 		u32 headroom;
@@ -148,43 +152,32 @@ static void switch_put(struct fcq_switch *sw)
 	list_del_rcu(&sw->node);
 	synchronize_rcu();	/* fcq_switch_ext_find_rcu() */
 	xa_destroy(&sw->ifindex);
-	kvfree(sw->ports);
 	kvfree(sw->slot);
 	kmem_cache_free(fcq_switch_cache, sw);
 }
 
 /*
  * Room for more ports: twice the slots, up to FCQ_MAX_PORTS. The new
- * arrays replace the old ones inside the lock, so the data path, which
- * reads them only under it, sees one or the other whole. RTNL held.
+ * array replaces the old one inside the lock, so the data path, which
+ * reads it only under it, sees one or the other whole. RTNL held.
  */
 static int switch_grow(struct fcq_switch *sw)
 {
 	int n = sw->nslots ? min(2 * sw->nslots, FCQ_MAX_PORTS) : FCQ_SLOTS_MIN;
-	struct fcq_port **ports, **old_ports;
 	struct fcq_slot *slot, *old_slot;
 
 	if (n == sw->nslots)
 		return -ENOSPC;
-	ports = kvcalloc(n, sizeof(*ports), GFP_KERNEL);
 	slot = kvcalloc(n, sizeof(*slot), GFP_KERNEL);
-	if (!ports || !slot) {
-		kvfree(ports);
-		kvfree(slot);
+	if (!slot)
 		return -ENOMEM;
-	}
 	spin_lock_bh(&sw->lock);
-	old_ports = sw->ports;
 	old_slot = sw->slot;
-	if (sw->nslots) {
-		memcpy(ports, old_ports, sw->nslots * sizeof(*ports));
+	if (sw->nslots)
 		memcpy(slot, old_slot, sw->nslots * sizeof(*slot));
-	}
-	sw->ports = ports;
 	sw->slot = slot;
 	sw->nslots = n;
 	spin_unlock_bh(&sw->lock);
-	kvfree(old_ports);
 	kvfree(old_slot);
 	return 0;
 }
@@ -201,7 +194,7 @@ static int claim_slot(struct fcq_switch *sw, struct fcq_port *port)
 	if (i < sw->nslots) {
 		/* A previous user of the slot may have left counters. */
 		memset(&sw->slot[i], 0, sizeof(sw->slot[i]));
-		sw->ports[i] = port;
+		WRITE_ONCE(sw->ports[i], port);
 	} else {
 		i = -1;
 	}
@@ -219,7 +212,7 @@ static void hand_over(struct fcq_switch *sw, int i, struct fcq_port *port)
 {
 	int p;
 
-	sw->ports[i] = port;
+	WRITE_ONCE(sw->ports[i], port);
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
 		if (sw->slot[i].q[p].xoff)
 			set_bit(p, &port->xoff_want);
@@ -265,7 +258,7 @@ int fcq_switch_join(struct fcq_port *port, struct netlink_ext_ack *extack)
 			      GFP_KERNEL));
 	if (err) {
 		spin_lock_bh(&sw->lock);
-		sw->ports[i] = NULL;
+		WRITE_ONCE(sw->ports[i], NULL);
 		spin_unlock_bh(&sw->lock);
 		goto out_put;
 	}
@@ -306,7 +299,7 @@ void fcq_switch_leave(struct fcq_port *port)
 	} else {
 		xa_erase(&sw->ifindex, port->dev->ifindex);
 		spin_lock_bh(&sw->lock);
-		sw->ports[port->index] = NULL;
+		WRITE_ONCE(sw->ports[port->index], NULL);
 		recount(sw);
 		spin_unlock_bh(&sw->lock);
 	}
@@ -447,6 +440,17 @@ u32 fcq_switch_ingress(struct fcq_port *egress, const struct sk_buff *skb,
 	return bytes;
 }
 EXPORT_SYMBOL_GPL(fcq_switch_ingress);
+
+struct fcq_port *fcq_switch_input(const struct fcq_port *egress,
+				  const struct sk_buff *skb)
+{
+	const struct fcq_skb_cb *cb = fcq_cb(skb);
+
+	/* Ports are freed an RCU grace period after they leave. */
+	return cb->ingress < 0 ? NULL :
+	       READ_ONCE(egress->sw->ports[cb->ingress]);
+}
+EXPORT_SYMBOL_GPL(fcq_switch_input);
 
 void fcq_switch_stats(struct fcq_port *port, struct fcq_ingress_stats *st)
 {

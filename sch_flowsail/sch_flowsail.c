@@ -114,9 +114,8 @@ static struct fsail_pkt pkt_of(const struct sk_buff *skb, int lane)
 static void ask_upstream(struct fcq_port *port, const struct sk_buff *skb,
 			 u8 p, const struct fcq_fkey *k, bool pause)
 {
-	struct fcq_port *ing;
+	struct fcq_port *ing = fcq_switch_input(port, skb);
 
-	fcq_switch_ingress(port, skb, &ing);
 	if (!ing)
 		return;
 	if (pause)
