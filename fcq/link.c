@@ -250,25 +250,29 @@ EXPORT_SYMBOL_GPL(fcq_port_frame_request);
 static void fr_tx(struct fcq_port *port, u64 now)
 {
 	struct fcq_fr *fr = port->fr;
-	struct fcq_fr_slot *slot;
+	struct fcq_fr_slot slot;
 	struct sk_buff *skb;
 
 	if (!READ_ONCE(port->fr_want))
 		return;
-	spin_lock(&port->tp_lock);
-	while (fr->head != fr->tail) {
-		slot = &fr->slot[fr->head % FCQ_FR_SLOTS];
-		fr->head++;
-		skb = ctrl_alloc(port, slot->proto, now,
-				 max_t(u16, slot->len, ETH_ZLEN));
+	/* One at a time: the requesters' lock is not held over allocations. */
+	for (;;) {
+		spin_lock(&port->tp_lock);
+		if (fr->head == fr->tail) {
+			WRITE_ONCE(port->fr_want, false);
+			spin_unlock(&port->tp_lock);
+			return;
+		}
+		slot = fr->slot[fr->head++ % FCQ_FR_SLOTS];
+		spin_unlock(&port->tp_lock);
+		skb = ctrl_alloc(port, slot.proto, now,
+				 max_t(u16, slot.len, ETH_ZLEN));
 		if (!skb)
 			continue;
 		memset(skb->data, 0, skb->len);
-		memcpy(skb->data, slot->data, slot->len);
+		memcpy(skb->data, slot.data, slot.len);
 		ctrl_queue(&port->ctrl, port, skb);
 	}
-	WRITE_ONCE(port->fr_want, false);
-	spin_unlock(&port->tp_lock);
 }
 
 /*
