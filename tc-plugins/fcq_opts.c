@@ -491,13 +491,15 @@ void fcq_print_flag_words(struct rtattr *a, const struct fcq_flag_opt *o,
 	}
 }
 
-struct rtattr *fcq_print_port_opts(struct rtattr *opt)
+bool fcq_print_port_opts(struct rtattr *opt, struct rtattr **own, int max)
 {
 	static const char *const trust[] = { "dscp", "pcp", "skb" };
 	struct rtattr *tb[TCA_FCQ_MAX + 1];
 	__u8 t;
 	int i;
 
+	if (!opt)
+		return false;
 	parse_rtattr_nested(tb, TCA_FCQ_MAX, opt);
 
 	if (tb[TCA_FCQ_RATE])
@@ -576,7 +578,10 @@ struct rtattr *fcq_print_port_opts(struct rtattr *opt)
 		print_float(PRINT_FP, NULL, "%g ",
 			    get32(tb[TCA_FCQ_ECN_PMAX]) / 65536.0);
 	}
-	return tb[TCA_FCQ_SCHEME];
+	if (!tb[TCA_FCQ_SCHEME])
+		return false;
+	parse_rtattr_nested(own, max, tb[TCA_FCQ_SCHEME]);
+	return true;
 }
 
 static __u64 get64(struct rtattr **tb, int type)

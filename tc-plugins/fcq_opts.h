@@ -159,10 +159,10 @@ void fcq_print_flag_words(struct rtattr *a, const struct fcq_flag_opt *o,
 			  int n);
 
 /*
- * Print the port options in TCA_OPTIONS @opt; returns the scheme's nest
- * (TCA_FCQ_SCHEME), or NULL.
+ * Print the port options in TCA_OPTIONS @opt (NULL: none) and parse the
+ * scheme's nest (TCA_FCQ_SCHEME) into @own[0..@max]; false if it has none.
  */
-struct rtattr *fcq_print_port_opts(struct rtattr *opt);
+bool fcq_print_port_opts(struct rtattr *opt, struct rtattr **own, int max);
 
 /* A u64 counter of a stats nest: its attribute, its key, on a new line. */
 struct fcq_counter {

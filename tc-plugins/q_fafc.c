@@ -142,15 +142,11 @@ static void print_u8_on_off(const char *key, struct rtattr *a)
 
 static int fafc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	struct rtattr *tb[TCA_FAFC_MAX + 1], *own;
+	struct rtattr *tb[TCA_FAFC_MAX + 1];
 	unsigned int i;
 
-	if (!opt)
+	if (!fcq_print_port_opts(opt, tb, TCA_FAFC_MAX))
 		return 0;
-	own = fcq_print_port_opts(opt);
-	if (!own)
-		return 0;
-	parse_rtattr_nested(tb, TCA_FAFC_MAX, own);
 
 	fcq_print_u32("quantum", tb[TCA_FAFC_QUANTUM]);
 	print_u8_on_off("fallback", tb[TCA_FAFC_FALLBACK]);

@@ -116,15 +116,11 @@ static void print_milli(const char *key, struct rtattr *a, const char *zero)
 static int flowsail_print_opt(struct qdisc_util *qu, FILE *f,
 			      struct rtattr *opt)
 {
-	struct rtattr *tb[TCA_FLOWSAIL_MAX + 1], *own;
+	struct rtattr *tb[TCA_FLOWSAIL_MAX + 1];
 	__u32 v;
 
-	if (!opt)
+	if (!fcq_print_port_opts(opt, tb, TCA_FLOWSAIL_MAX))
 		return 0;
-	own = fcq_print_port_opts(opt);
-	if (!own)
-		return 0;
-	parse_rtattr_nested(tb, TCA_FLOWSAIL_MAX, own);
 	fcq_print_word("mode", tb[TCA_FLOWSAIL_MODE], modes,
 		       FLOWSAIL_MODE_FLOWSAIL);
 	if (u32_of(tb[TCA_FLOWSAIL_QUEUES], &v))

@@ -83,14 +83,10 @@ static int ofc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 static int ofc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	struct rtattr *tb[TCA_OFC_MAX + 1], *own;
+	struct rtattr *tb[TCA_OFC_MAX + 1];
 
-	if (!opt)
+	if (!fcq_print_port_opts(opt, tb, TCA_OFC_MAX))
 		return 0;
-	own = fcq_print_port_opts(opt);
-	if (!own)
-		return 0;
-	parse_rtattr_nested(tb, TCA_OFC_MAX, own);
 	fcq_print_word("mode", tb[TCA_OFC_MODE], modes, OFC_MODE_OFC);
 	fcq_print_word("key", tb[TCA_OFC_KEY], keys, OFC_KEY_PAIR);
 	if (tb[TCA_OFC_FLOWS] && RTA_PAYLOAD(tb[TCA_OFC_FLOWS]) >= 4)

@@ -71,14 +71,10 @@ static int pfc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 static int pfc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	struct rtattr *tb[TCA_PFC_MAX + 1], *own;
+	struct rtattr *tb[TCA_PFC_MAX + 1];
 
-	if (!opt)
+	if (!fcq_print_port_opts(opt, tb, TCA_PFC_MAX))
 		return 0;
-	own = fcq_print_port_opts(opt);
-	if (!own)
-		return 0;
-	parse_rtattr_nested(tb, TCA_PFC_MAX, own);
 	if (tb[TCA_PFC_STRICT])
 		fcq_print_prios("strict", *(__u8 *)RTA_DATA(tb[TCA_PFC_STRICT]));
 	if (tb[TCA_PFC_QUANTA]) {

@@ -22,12 +22,25 @@ static void explain(void)
 		"unit, units and seed are fixed when the qdisc is created.\n");
 }
 
-/* In enum qcn_cp_at, enum qcn_culprit and enum qcn_sample order. */
-static const char *const cps[] = { "none", "egress", "ingress", NULL };
-static const char *const samples[] = {
-	"arrival", "occupancy_rand", "occupancy_det", "occupancy_bytes", NULL
+/* The uapi's values; NULL ends each list. */
+static const char *const cps[] = {
+	[QCN_CP_AT_NONE] = "none",
+	[QCN_CP_AT_EGRESS] = "egress",
+	[QCN_CP_AT_INGRESS] = "ingress",
+	[QCN_CP_AT_INGRESS + 1] = NULL,
 };
-static const char *const tables[] = { "fixed", "std", NULL };
+static const char *const samples[] = {
+	[QCN_CULPRIT_ARRIVAL] = "arrival",
+	[QCN_CULPRIT_OCC_RAND] = "occupancy_rand",
+	[QCN_CULPRIT_OCC_DET] = "occupancy_det",
+	[QCN_CULPRIT_OCC_BYTES] = "occupancy_bytes",
+	[QCN_CULPRIT_OCC_BYTES + 1] = NULL,
+};
+static const char *const tables[] = {
+	[QCN_TABLE_FIXED] = "fixed",
+	[QCN_TABLE_STD] = "std",
+	[QCN_TABLE_STD + 1] = NULL,
+};
 
 static const struct fcq_u32_opt u32_opts[] = {
 	{ "prio", TCA_QCN_PRIO, fcq_uint_arg, NULL },
@@ -63,14 +76,10 @@ static int qcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 static int qcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	struct rtattr *tb[TCA_QCN_MAX + 1], *own;
+	struct rtattr *tb[TCA_QCN_MAX + 1];
 
-	if (!opt)
+	if (!fcq_print_port_opts(opt, tb, TCA_QCN_MAX))
 		return 0;
-	own = fcq_print_port_opts(opt);
-	if (!own)
-		return 0;
-	parse_rtattr_nested(tb, TCA_QCN_MAX, own);
 	fcq_print_word("cp", tb[TCA_QCN_CP], cps, 0);
 	fcq_print_word("sample", tb[TCA_QCN_SAMPLE], samples, 0);
 	fcq_print_u32("prio", tb[TCA_QCN_PRIO]);

@@ -96,14 +96,10 @@ static void print_rate(const char *key, struct rtattr *a)
 
 static int qcnrp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	struct rtattr *tb[TCA_QCNRP_MAX + 1], *own;
+	struct rtattr *tb[TCA_QCNRP_MAX + 1];
 
-	if (!opt)
+	if (!fcq_print_port_opts(opt, tb, TCA_QCNRP_MAX))
 		return 0;
-	own = fcq_print_port_opts(opt);
-	if (!own)
-		return 0;
-	parse_rtattr_nested(tb, TCA_QCNRP_MAX, own);
 	fcq_print_u32("max_rps", tb[TCA_QCNRP_MAX_RPS]);
 	fcq_print_u32("rl_limit", tb[TCA_QCNRP_RL_LIMIT]);
 	fcq_print_u32("gd_log2", tb[TCA_QCNRP_GD_LOG2]);

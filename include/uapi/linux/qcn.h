@@ -82,6 +82,11 @@ enum qcn_culprit {
 	QCN_CULPRIT_OCC_BYTES,	/* the owner of a random buffered byte */
 };
 
+enum qcn_table {
+	QCN_TABLE_FIXED,	/* a sample every I_s bytes */
+	QCN_TABLE_STD,		/* 802.1Qau's table of intervals, jittered */
+};
+
 #define QCN_FLOWS		64	/* flows a congestion point tells apart */
 
 enum {
@@ -93,7 +98,7 @@ enum {
 	TCA_QCN_Q_EQ,		/* u32, bytes: Q_eq */
 	TCA_QCN_W,		/* u32: weight of Q_delta */
 	TCA_QCN_I_S,		/* u32, bytes: sampling interval */
-	TCA_QCN_TABLE,		/* u8: 0 fixed I_s, 1 802.1Qau's table */
+	TCA_QCN_TABLE,		/* u8: enum qcn_table */
 	TCA_QCN_UNIT,		/* u32, bytes: a CulpritArray unit */
 	TCA_QCN_UNITS,		/* u32: units per CP */
 	TCA_QCN_PROBES,		/* u32: random probes before a scan */
