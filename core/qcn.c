@@ -49,14 +49,19 @@ u32 qcn_interval(const struct qcn_cp_cfg *c, u8 qfb, u32 rnd)
 	return (u32)fcq_min64(jittered(v, rnd), 0xffffffffULL);
 }
 
-enum qcn_cp_res qcn_cp_arrival(struct qcn_cp *cp, const struct qcn_cp_cfg *c,
-			       u32 q, u32 len, struct qcn_fb *fb)
+bool qcn_cp_due(struct qcn_cp *cp, u32 len)
 {
 	cp->cnt += len;
 	if (cp->cnt < cp->next)
-		return QCN_CP_NONE;
+		return false;
 	/* Carry the excess, so that samples average one per interval. */
 	cp->cnt -= cp->next;
+	return true;
+}
+
+enum qcn_cp_res qcn_cp_sample(struct qcn_cp *cp, const struct qcn_cp_cfg *c,
+			      u32 q, struct qcn_fb *fb)
+{
 	fb->qoff = (s64)q - c->q_eq;
 	fb->qdelta = (s64)q - cp->q_old;
 	fb->fb = fb->qoff + (s64)c->w * fb->qdelta;

@@ -98,13 +98,19 @@ u8 qcn_quantize(s64 fb, const struct qcn_cp_cfg *c);
 u32 qcn_interval(const struct qcn_cp_cfg *c, u8 qfb, u32 rnd);
 
 /*
- * A frame of @len bytes arrived and the buffer now holds @q bytes (the
- * frame included). When the arrival completes a sample, *@fb says what it
- * found; QCN_CP_CNM asks the caller to choose the culprit and send it a
- * CNM with fb->qfb.
+ * A frame of @len bytes arrived: whether it completes a sample. Only then
+ * does the caller need the buffer's bytes, for qcn_cp_sample().
  */
-enum qcn_cp_res qcn_cp_arrival(struct qcn_cp *cp, const struct qcn_cp_cfg *c,
-			       u32 q, u32 len, struct qcn_fb *fb);
+bool qcn_cp_due(struct qcn_cp *cp, u32 len);
+
+/*
+ * The sample that qcn_cp_due() asked for, of a buffer holding @q bytes
+ * (the frame included): *@fb says what it found (Fb above). QCN_CP_CNM
+ * asks the caller to choose the culprit and send it a CNM with fb->qfb;
+ * never QCN_CP_NONE.
+ */
+enum qcn_cp_res qcn_cp_sample(struct qcn_cp *cp, const struct qcn_cp_cfg *c,
+			      u32 q, struct qcn_fb *fb);
 
 /*
  * Occupancy sampling over @n flows holding @bytes[i] each. qcn_pick_bytes()

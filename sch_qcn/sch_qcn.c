@@ -59,7 +59,7 @@ struct qcn_flow {
 	u8 prio;
 	u8 msdu_len;
 	u32 bytes;			/* buffered; 0: the entry is free */
-	u8 msdu[FCQ_CNM_MSDU_MAX];	/* the start of its latest frame */
+	u8 msdu[FCQ_CNM_MSDU_MAX];	/* the start of the frame that made it */
 };
 
 /* A congestion point and what it knows of the flows in its buffer. */
@@ -104,7 +104,7 @@ static const struct nla_policy qcn_policy[TCA_QCN_MAX + 1] = {
 	[TCA_QCN_Q_EQ] = { .type = NLA_U32 },
 	[TCA_QCN_W] = NLA_POLICY_MAX(NLA_U32, 64),
 	[TCA_QCN_I_S] = { .type = NLA_U32 },
-	[TCA_QCN_TABLE] = NLA_POLICY_MAX(NLA_U8, QCN_SAMPLE_STD),
+	[TCA_QCN_TABLE] = NLA_POLICY_MAX(NLA_U8, QCN_TABLE_STD),
 	[TCA_QCN_UNIT] = { .type = NLA_U32 },
 	[TCA_QCN_UNITS] = { .type = NLA_U32 },
 	[TCA_QCN_PROBES] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
@@ -119,9 +119,20 @@ static struct qcn_sched *qcn_of(struct fcq_port *port)
 	return container_of(port, struct qcn_sched, port);
 }
 
+/* The first bytes of @skb's MSDU into @buf; how many. */
+static u8 msdu_copy(const struct sk_buff *skb, u8 *buf)
+{
+	u32 n;
+
+	if (skb->len <= ETH_HLEN)
+		return 0;
+	n = min_t(u32, FCQ_CNM_MSDU_MAX, skb->len - ETH_HLEN);
+	return skb_copy_bits(skb, ETH_HLEN, buf, n) ? 0 : n;
+}
+
 /* The flow entry of @skb's (SA, DA, prio), made if new; QCN_FLOWS: none. */
 static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
-		       u32 len, u8 encap)
+		       u32 len)
 {
 	const struct ethhdr *eth = eth_hdr(skb);
 	u32 i, free = QCN_FLOWS;
@@ -146,11 +157,10 @@ static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
 		ether_addr_copy(f->sa, eth->h_source);
 		ether_addr_copy(f->da, eth->h_dest);
 		f->prio = p;
+		/* Its frames differ past the headers a CNM needs (Dev. 14). */
+		f->msdu_len = msdu_copy(skb, f->msdu);
 	}
 	f->bytes += len;
-	f->msdu_len = min_t(u32, encap, skb->len - ETH_HLEN);
-	if (skb_copy_bits(skb, ETH_HLEN, f->msdu, f->msdu_len))
-		f->msdu_len = 0;
 	return i;
 }
 
@@ -173,42 +183,64 @@ static u32 culprit_of(struct qcn_cpoint *c, u8 culprit, u32 arrived,
 	return qcn_pick_bytes(bytes, QCN_FLOWS, fcq_xorshift32(&c->rnd));
 }
 
-/* A CNM to flow @f's source from CP @cp (its MAC @mac) into @buf. */
+/*
+ * A CNM to flow @f's source from CP @cp (its MAC @mac) into @buf, with
+ * @msdu_len bytes of @msdu, cut at @encap.
+ */
 static size_t cnm_build(u8 *buf, size_t size, const struct qcn_flow *f,
-			const struct qcn_fb *fb, const u8 *mac, u16 index,
-			u8 encap)
+			const u8 *msdu, u8 msdu_len, const struct qcn_fb *fb,
+			const u8 *mac, u16 index, u8 encap)
 {
 	struct fcq_cnm m = {
 		.qfb = fb->qfb,
 		.qoffset = fcq_cnm_units(fb->qoff),
 		.qdelta = fcq_cnm_units(fb->qdelta),
 		.prio = f->prio,
-		.msdu_len = min(f->msdu_len, encap),
+		.msdu_len = min(msdu_len, encap),
 	};
 
 	memcpy(m.cpid, mac, ETH_ALEN);
 	m.cpid[6] = index >> 8;
 	m.cpid[7] = index & 0xff;
 	ether_addr_copy(m.encap_da, f->da);
-	return fcq_cnm_build(buf, size, f->sa, mac, &m, f->msdu);
+	return fcq_cnm_build(buf, size, f->sa, mac, &m, msdu);
 }
 
 /*
- * @skb (class @p, @len bytes) arrived at the CP of @owner, whose buffer
- * now holds @q bytes; a CNM goes out of @to, where the frames it may name
- * came in. @mark QCN_CB_INGRESS: @owner is the input, and its own cp and
- * prio (read under its cp_lock) say whether it watches. Under the egress
- * port's root lock, in BH.
+ * The bytes in the buffer @owner's CP watches, @skb (class @p) included:
+ * its input's (@mark QCN_CB_INGRESS), under the switch's lock, only when a
+ * sample asks; else its class backlog at the output, which counts @skb
+ * once queue() returns.
+ */
+static u32 cp_buffer(struct qcn_sched *owner, const struct sk_buff *skb,
+		     u8 p, u8 mark)
+{
+	struct fcq_port *ing;
+
+	if (mark)
+		return fcq_switch_ingress(&owner->port, skb, &ing);
+	return owner->port.st.backlog[p] + qdisc_pkt_len(skb);
+}
+
+/*
+ * @skb (class @p) arrived at the CP of @owner; a CNM goes out of @to,
+ * where the frames it may name came in. @mark QCN_CB_INGRESS: @owner is
+ * the input, and its own cp and prio (read under its cp_lock) say whether
+ * it watches. Under the egress port's root lock, in BH; the switch's lock
+ * nests inside cp_lock.
  */
 static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
-		       struct sk_buff *skb, u8 p, u32 len, u32 q, u8 mark)
+		       struct sk_buff *skb, u8 p, u8 mark)
 {
+	u8 frame[FCQ_FR_LEN], buf[FCQ_CNM_MSDU_MAX], msdu_len;
+	enum qcn_cp_res res = QCN_CP_NONE;
 	struct fcq_skb_cb *cb = fcq_cb(skb);
-	u8 frame[FCQ_FR_LEN];
+	u32 fi, head, cul, len = qdisc_pkt_len(skb);
+	const struct qcn_flow *f;
+	const u8 *msdu;
 	struct qcn_cpoint *c;
 	struct qcn_fb fb;
 	size_t flen = 0;
-	u32 fi, head, cul;
 
 	spin_lock(&owner->cp_lock);
 	c = owner->cpt;
@@ -218,7 +250,7 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 		spin_unlock(&owner->cp_lock);
 		return;
 	}
-	fi = flow_charge(c, skb, p, len, owner->encap);
+	fi = flow_charge(c, skb, p, len);
 	if (fi == QCN_FLOWS) {
 		c->untracked++;
 	} else {
@@ -235,7 +267,10 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 			}
 		}
 	}
-	switch (qcn_cp_arrival(&c->cp, &owner->cfg, q, len, &fb)) {
+	if (qcn_cp_due(&c->cp, len))
+		res = qcn_cp_sample(&c->cp, &owner->cfg,
+				    cp_buffer(owner, skb, p, mark), &fb);
+	switch (res) {
 	case QCN_CP_NONE:
 		break;
 	case QCN_CP_CALM:
@@ -245,12 +280,21 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 		c->samples++;
 		c->fb_hist[fb.qfb / 8]++;
 		cul = culprit_of(c, owner->culprit, fi, owner->probes);
-		if (cul == QCN_FLOWS || !to)
+		if (cul == QCN_FLOWS || !to) {
 			c->no_culprit++;
-		else
-			flen = cnm_build(frame, sizeof(frame), &c->flow[cul],
-					 &fb, owner->port.dev->dev_addr,
-					 owner->port.index, owner->encap);
+			break;
+		}
+		f = &c->flow[cul];
+		msdu = f->msdu;
+		msdu_len = f->msdu_len;
+		/* By arrival, the frame sampled is the one at hand. */
+		if (owner->culprit == QCN_CULPRIT_ARRIVAL) {
+			msdu_len = msdu_copy(skb, buf);
+			msdu = buf;
+		}
+		flen = cnm_build(frame, sizeof(frame), f, msdu, msdu_len, &fb,
+				 owner->port.dev->dev_addr, owner->port.index,
+				 owner->encap);
 		break;
 	}
 	if (flen && !fcq_port_frame_request(to, frame, flen,
@@ -275,7 +319,7 @@ static void cp_departure(struct qcn_sched *q, struct sk_buff *skb)
 	if (!cb->scheme)
 		return;
 	if (cb->scheme & QCN_CB_INGRESS) {
-		fcq_switch_ingress(&q->port, skb, &ing);
+		ing = fcq_switch_input(&q->port, skb);
 		if (!ing || ing->ops != &qcn_ops)
 			goto out;	/* its input is gone, and its CP */
 		owner = qcn_of(ing);
@@ -304,21 +348,18 @@ static void qcn_queue(struct fcq_port *port, struct sk_buff *skb)
 {
 	struct qcn_sched *q = qcn_of(port);
 	u8 p = fcq_cb(skb)->prio;
-	u32 len = qdisc_pkt_len(skb), bytes;
 	struct fcq_port *ing;
 
 	fcq_drr_enqueue(&q->drr[p], skb);
-	bytes = fcq_switch_ingress(port, skb, &ing);
+	ing = fcq_switch_input(port, skb);
 	/*
 	 * A frame is charged to one CP: this output's, if it has one for the
 	 * class, else its input's, if that has one (cp_arrival() asks).
 	 */
 	if (q->cp_at == QCN_CP_AT_EGRESS && p == q->prio)
-		/* backlog counts it once queue() returns */
-		cp_arrival(q, ing, skb, p, len, port->st.backlog[p] + len, 0);
+		cp_arrival(q, ing, skb, p, 0);
 	else if (ing && ing->ops == &qcn_ops)
-		cp_arrival(qcn_of(ing), ing, skb, p, len, bytes,
-			   QCN_CB_INGRESS);
+		cp_arrival(qcn_of(ing), ing, skb, p, QCN_CB_INGRESS);
 }
 
 static struct sk_buff *qcn_pick(struct fcq_port *port, u64 now, u64 *retry)
@@ -519,6 +560,9 @@ static int qcn_init(struct Qdisc *sch, struct nlattr *opt,
 	struct qcn_sched *q = qdisc_priv(sch);
 	int err, p;
 
+	/* TCA_QCN_TABLE is core's enum qcn_sample */
+	BUILD_BUG_ON((int)QCN_SAMPLE_FIXED != QCN_TABLE_FIXED ||
+		     (int)QCN_SAMPLE_STD != QCN_TABLE_STD);
 	spin_lock_init(&q->cp_lock);
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
 		q->ets.quantum[p] = psched_mtu(qdisc_dev(sch));
@@ -564,6 +608,10 @@ static void qcn_destroy(struct Qdisc *sch)
 
 	fcq_port_destroy(sch);		/* empties the queues first */
 	kvfree(q->drr);
+	/* Gone from the switch, it may still be an enqueue's input. */
+	spin_lock_bh(&q->cp_lock);
+	q->cpt = NULL;
+	spin_unlock_bh(&q->cp_lock);
 	if (c) {
 		kvfree(c->owner);
 		kvfree(c->link);

@@ -55,6 +55,13 @@ static void quantize_edges(void **state)
 	assert_int_equal(qcn_quantize(1LL << 40, &cp_paper), 63);
 }
 
+/* A frame of @len bytes arrives at a buffer of @q bytes, as sch_qcn calls. */
+static enum qcn_cp_res arrive(struct qcn_cp *cp, const struct qcn_cp_cfg *c,
+			      u32 q, u32 len, struct qcn_fb *fb)
+{
+	return qcn_cp_due(cp, len) ? qcn_cp_sample(cp, c, q, fb) : QCN_CP_NONE;
+}
+
 static void sample_feedback(void **state)
 {
 	enum qcn_cp_res res;
@@ -65,10 +72,10 @@ static void sample_feedback(void **state)
 	qcn_cp_init(&cp, &cp_paper, 1);
 	/* 99 frames of 1500 B: no sample; the 100th completes I_s. */
 	for (i = 0; i < 99; i++) {
-		res = qcn_cp_arrival(&cp, &cp_paper, 100000, 1500, &fb);
+		res = arrive(&cp, &cp_paper, 100000, 1500, &fb);
 		assert_int_equal(res, QCN_CP_NONE);
 	}
-	assert_int_equal(qcn_cp_arrival(&cp, &cp_paper, 100000, 1500, &fb),
+	assert_int_equal(arrive(&cp, &cp_paper, 100000, 1500, &fb),
 			 QCN_CP_CNM);
 	/* Q_off 40 000, Q_delta 100 000: Fb 240 000, QntzFb 50 */
 	assert_int_equal(fb.qoff, 40000);
@@ -77,23 +84,23 @@ static void sample_feedback(void **state)
 	assert_int_equal(fb.qfb, 50);
 	/* Falling past Q_eq: Fb 10 000 - 2 * 30 000 < 0, no CNM */
 	for (i = 0; i < 99; i++)
-		qcn_cp_arrival(&cp, &cp_paper, 70000, 1500, &fb);
-	assert_int_equal(qcn_cp_arrival(&cp, &cp_paper, 70000, 1500, &fb),
+		arrive(&cp, &cp_paper, 70000, 1500, &fb);
+	assert_int_equal(arrive(&cp, &cp_paper, 70000, 1500, &fb),
 			 QCN_CP_CALM);
 	assert_int_equal(fb.fb, -50000);
 	assert_int_equal(fb.qfb, 0);
 	/* Above Q_eq but falling fast: Fb = 1 000 - 2 * 9 000 < 0 */
 	for (i = 0; i < 99; i++)
-		qcn_cp_arrival(&cp, &cp_paper, 61000, 1500, &fb);
-	assert_int_equal(qcn_cp_arrival(&cp, &cp_paper, 61000, 1500, &fb),
+		arrive(&cp, &cp_paper, 61000, 1500, &fb);
+	assert_int_equal(arrive(&cp, &cp_paper, 61000, 1500, &fb),
 			 QCN_CP_CALM);
 	assert_int_equal(fb.fb, 1000 - 2 * 9000);
 	/* Below Q_eq but rising fast: Fb = -2 000 + 2 * 8 000, QntzFb 2 */
 	for (i = 0; i < 100; i++)
-		qcn_cp_arrival(&cp, &cp_paper, 50000, 1500, &fb);
+		arrive(&cp, &cp_paper, 50000, 1500, &fb);
 	for (i = 0; i < 99; i++)
-		qcn_cp_arrival(&cp, &cp_paper, 58000, 1500, &fb);
-	assert_int_equal(qcn_cp_arrival(&cp, &cp_paper, 58000, 1500, &fb),
+		arrive(&cp, &cp_paper, 58000, 1500, &fb);
+	assert_int_equal(arrive(&cp, &cp_paper, 58000, 1500, &fb),
 			 QCN_CP_CNM);
 	assert_int_equal(fb.fb, 14000);
 	assert_int_equal(fb.qfb, 2);
@@ -112,7 +119,7 @@ static void samples_per_interval(void **state)
 	for (i = 0; i < 200000; i++) {
 		len = 64 + fcq_xorshift32(&r) % 1455;
 		total += len;
-		if (qcn_cp_arrival(&cp, &cp_paper, 0, len, &fb) != QCN_CP_NONE)
+		if (arrive(&cp, &cp_paper, 0, len, &fb) != QCN_CP_NONE)
 			samples++;
 	}
 	assert_int_equal(samples, total / cp_paper.i_s);
@@ -167,12 +174,12 @@ static void std_next_sample(void **state)
 	 */
 	c.sample = QCN_SAMPLE_STD;
 	qcn_cp_init(&cp, &c, 5);
-	while (qcn_cp_arrival(&cp, &c, 90000, 100, &fb) == QCN_CP_NONE)
+	while (arrive(&cp, &c, 90000, 100, &fb) == QCN_CP_NONE)
 		;
 	assert_int_equal(fb.qfb, 44);
 	do {
 		n += 100;
-	} while (qcn_cp_arrival(&cp, &c, 90000, 100, &fb) == QCN_CP_NONE);
+	} while (arrive(&cp, &c, 90000, 100, &fb) == QCN_CP_NONE);
 	assert_true(n >= 25000 * 85 / 100 - 100);
 	assert_true(n <= 25000 * 115 / 100 + 100);
 }
@@ -322,7 +329,7 @@ static u32 victim_cnms(enum marking m, u32 *total)
 			if (fcq_xorshift32(&r) % 1000 >= in[f])
 				continue;
 			q[f] += 1500;
-			if (qcn_cp_arrival(&cp, &cp_paper, q[0] + q[1], 1500,
+			if (arrive(&cp, &cp_paper, q[0] + q[1], 1500,
 					   &fb) != QCN_CP_CNM)
 				continue;
 			if (m == ARRIVAL)
