@@ -39,6 +39,8 @@
 #include "../core/frames.h"
 #include "../core/qcn.h"
 #include "qcn.h"
+#define CREATE_TRACE_POINTS
+#include "qcn_trace.h"
 
 #define QCN_CB_INGRESS		0x80	/* scheme mark: charged to the input's CP */
 #define QCN_CB_FLOW		0x7f	/* scheme mark: flow index + 1 */
@@ -238,6 +240,7 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 	u32 fi, head, cul, len = qdisc_pkt_len(skb);
 	const struct qcn_flow *f;
 	const u8 *msdu;
+	bool sent;
 	struct qcn_cpoint *c;
 	struct qcn_fb fb;
 	size_t flen = 0;
@@ -297,11 +300,16 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 				 owner->encap);
 		break;
 	}
-	if (flen && !fcq_port_frame_request(to, frame, flen,
-					    htons(FCQ_ETHERTYPE_CNM)))
-		c->cnm_refused++;
-	else if (flen)
-		c->cnm_tx++;
+	if (flen) {
+		sent = fcq_port_frame_request(to, frame, flen,
+					      htons(FCQ_ETHERTYPE_CNM));
+		if (sent)
+			c->cnm_tx++;
+		else
+			c->cnm_refused++;
+		trace_cnm_tx(owner->port.dev, f->sa, f->da, f->prio, fb.qfb,
+			     fb.qoff, fb.qdelta, sent);
+	}
 	spin_unlock(&owner->cp_lock);
 	if (flen)
 		fcq_port_kick(to);

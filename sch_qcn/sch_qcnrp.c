@@ -32,6 +32,7 @@
 #include "../core/frames.h"
 #include "../core/qcn.h"
 #include "qcn.h"
+#include "qcn_trace.h"
 
 #define QCNRP_PENDING	16	/* CNMs received, not yet applied */
 
@@ -211,9 +212,12 @@ static void cnms_apply(struct qcnrp_sched *q, u64 now, u64 *retry)
 	for (i = 0; i < n; i++) {
 		rl = rl_find(q, due[i].da, due[i].prio) ?:
 		     rl_create(q, due[i].da, due[i].prio, now);
-		if (rl)
-			qcn_rp_cnm(&rl->rp, &q->rp, due[i].qfb,
-				   due[i].at + q->react_ns);
+		if (!rl)
+			continue;
+		qcn_rp_cnm(&rl->rp, &q->rp, due[i].qfb,
+			   due[i].at + q->react_ns);
+		trace_cnm_rx(q->port.dev, rl->da, rl->prio, due[i].qfb,
+			     rl->rp.cr, rl->rp.tr, now);
 	}
 }
 
