@@ -24,6 +24,10 @@
 #   serve HOST [ARGS]     an fcq-gen sink on HOST
 #   acked_in FILE A B     bytes an `fcq-gen bulk` flow (its JSON lines in
 #                         FILE) had acknowledged between A and B (ns)
+#   reported FILE N [S]   wait up to S seconds (default 10) until an
+#                         fcq-gen sink's FILE holds N streams' lines (a
+#                         sink reports a stream 1 s after it falls silent,
+#                         and a full buffer may still be draining it)
 #   cleanup               end what was started here, delete every namespace
 #                         made here (also on exit)
 
@@ -210,6 +214,15 @@ acked_in() {
 	gojq -s --argjson a "$2" --argjson b "$3" '
 		map(select(.ns >= $a and .ns <= $b)) |
 		if length < 2 then 0 else .[-1].acked - .[0].acked end' "$1"
+}
+
+reported() {
+	local i
+	for i in $(seq $((${3:-10} * 5))); do
+		[ "$(wc -l <"$1")" -lt "$2" ] || return 0
+		sleep 0.2
+	done
+	return 1
 }
 
 # CLOCK_MONOTONIC now + SECONDS, in ns: a start time for fcq-gen -e.
