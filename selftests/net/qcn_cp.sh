@@ -9,7 +9,8 @@
 # rate limiter holds them back instead of dropping; PFC on priority 0
 # guards the switch's inputs (at fcq's thresholds, not scaled to the
 # paper's STOP at 110 of 150 kB). With arrival sampling the victim f6 is
-# throttled along with f1; with occupancy sampling it keeps its rate.
+# throttled along with f1; with occupancy sampling it keeps its rate;
+# with PAUSE alone (cp none) it is held back with f1.
 # tshark decodes the CNMs s1 receives; nothing is lost; the qdiscs go away
 # under traffic and the module unloads.
 set -u
@@ -17,6 +18,7 @@ set -u
 ALL_TESTS="
 	victim_throttled_by_arrival
 	victim_kept_by_occupancy
+	victim_coupled_by_pause
 	culprits_share_hotspot
 	cnms_decoded
 	nothing_lost
@@ -37,25 +39,27 @@ DMESG0=$(dmesg | wc -l)
 new_dmesg() { dmesg | tail -n +$((DMESG0 + 1)); }
 mac() { nsx "$(hns "$1")" cat "/sys/class/net/$1-eth/address"; }
 
-# One run of the scenario with sample $1, its results in $WORK/$1.*:
-# goodput per 0.5 s bin at d (f1..f4) and e (f6), the drops, s1's CNMs.
+# One run of the scenario with sample $1 (none: no CP, PAUSE only), its
+# results in $WORK/$1.*: goodput per 0.5 s bin at d (f1..f4) and e (f6),
+# the drops, s1's CNMs.
 scenario() {
-	local sample=$1 h ep s=()
+	local name=$1 sample=$1 cp=ingress h ep s=()
+	[ "$sample" != none ] || cp=none sample=arrival
 	star bridge s1 s2 s3 s4 d e
 	for h in s1 s2 s3 s4 d e; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
-			cp ingress sample "$sample" q_eq 20kb i_s 15kb lossless 0 \
+			cp $cp sample "$sample" q_eq 20kb i_s 15kb lossless 0 \
 			seed 7 || return 1
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
 			rate $RATE delay 50us lossless 0 rl_limit 1000 seed 7 || return 1
 	done
 	mesh_ping || return 1
-	echo "$(mac d) $(mac e)" >"$WORK/$sample.macs"
-	nsx h-d fcq-gen server -b 500 -T 1 >"$WORK/$sample.d" &
+	echo "$(mac d) $(mac e)" >"$WORK/$name.macs"
+	nsx h-d fcq-gen server -b 500 -T 1 >"$WORK/$name.d" &
 	NET_PIDS+=($!)
-	nsx h-e fcq-gen server -b 500 -T 1 >"$WORK/$sample.e" &
+	nsx h-e fcq-gen server -b 500 -T 1 >"$WORK/$name.e" &
 	NET_PIDS+=($!)
-	capture h-s1 s1-eth "$WORK/$sample.pcapng" "ether proto 0x22e7"
+	capture h-s1 s1-eth "$WORK/$name.pcapng" "ether proto 0x22e7"
 	ep=$(epoch_in 0.5)
 	nsx h-s1 fcq-gen paced -e "$ep" "$(addr d)" 6Mbps 0 45000000 >/dev/null &
 	s+=($!)
@@ -68,10 +72,11 @@ scenario() {
 	done
 	sleep 8
 	capture_stop
-	nsx sw tc -s qdisc show dev sw-s1 >"$WORK/$sample.sw-s1"
-	total_drops >"$WORK/$sample.drops"
+	nsx sw tc -s qdisc show dev sw-s1 >"$WORK/$name.sw-s1"
+	total_drops >"$WORK/$name.drops"
 	kill "${s[@]}" 2>/dev/null
-	sleep 2.5
+	reported "$WORK/$name.d" 4
+	reported "$WORK/$name.e" 1
 	cleanup
 }
 
@@ -132,6 +137,22 @@ victim_kept_by_occupancy() {
 	log_test "occupancy sampling keeps the victim f6 at 0.8 of its rate or more"
 }
 
+# PAUSE alone: f1's backlog at s1's input pauses s1, f6 with it, so the
+# two leave s1 in the ratio of what they offer, 14 to 6 (the paper: f6
+# gets 7/3 of f1's rate). Asserted: within 15 % of 7/3 (the issue's
+# margin); 2.25 to 2.32 in 8 runs on 6.1 and 6.12.
+victim_coupled_by_pause() {
+	local f1 f6
+	ran none
+	f1=$(mbps "$WORK/none.d" "$(addr s1)")
+	f6=$(mbps "$WORK/none.e" "$(addr s1)")
+	ktap_note "PAUSE only: f6 $f6 Mbit/s, f1 $f1"
+	awk -v a="$f6" -v b="$f1" 'BEGIN { exit !(b > 0 && a / b >= 0.85 * 7 / 3 &&
+		a / b <= 1.15 * 7 / 3) }'
+	check_err $? "f6 $f6 f1 $f1"
+	log_test "PAUSE alone couples the victim f6 to f1, at 7/3 of its rate"
+}
+
 # f1..f4 to d under occupancy sampling: each within 25 % of their mean
 # (they were within 0.5 % in the 13 runs: DRR over four backlogged inputs).
 culprits_share_hotspot() {
@@ -165,7 +186,7 @@ cnms_decoded() {
 
 nothing_lost() {
 	local s d=""
-	for s in arrival occupancy_rand occupancy_det; do
+	for s in none arrival occupancy_rand occupancy_det; do
 		ran $s
 		d="$d $s $(cut -d' ' -f1 "$WORK/$s.drops")"
 	done
