@@ -40,10 +40,6 @@ mkdir -p "$OUT"
 scenario() {
 	local name=$1 cp=$2 sample=$3 h ep s=() f5
 	star bridge s1 s2 s3 s4 s5 d
-	echo 8192 >"$TR/buffer_size_kb"
-	echo >"$TR/trace"
-	echo 1 >"$TR/events/qcn/enable"
-
 	for h in s1 s2 s3 s4 s5 d; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
 			cp "$cp" sample "$sample" q_eq 20kb i_s 15kb lossless 0 \
@@ -51,6 +47,11 @@ scenario() {
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
 			rate $RATE delay 50us lossless 0 rl_limit 1000 seed 7 || return 1
 	done
+	# Once the qdiscs are there: their first use loads sch_qcn and with
+	# it the qcn:* events (an earlier suite may have unloaded it).
+	echo 8192 >"$TR/buffer_size_kb"
+	echo >"$TR/trace"
+	echo 1 >"$TR/events/qcn/enable" || return 1
 	mesh_ping || return 1
 	nsx h-d fcq-gen server -b 500 -T 1 >"$WORK/$name.d" &
 	NET_PIDS+=($!)
@@ -66,14 +67,15 @@ scenario() {
 	sleep $((2 * PHASE)).5
 	kill $f5
 	sleep $PHASE
-	# The counters and the trace once the CNMs in flight have landed.
+	# The counters and the trace once the CPs have stopped sending CNMs
+	# (what the senders had queued has left) and those in flight landed.
 	kill "${s[@]}" 2>/dev/null
-	sleep 1
+	settled
+	echo 0 >"$TR/events/qcn/enable"
 	xstat sw sw-d '.qcn.cnm_tx' >"$WORK/$name.cp"
 	for h in s1 s2 s3 s4 s5; do
 		xstat "$(hns $h)" "$h-eth" '.qcnrp.cnm_rx'
 	done >"$WORK/$name.rp"
-	echo 0 >"$TR/events/qcn/enable"
 	cp "$TR/trace" "$WORK/$name.trace"
 	total_drops >"$WORK/$name.drops"
 	reported "$WORK/$name.d" 5
@@ -82,6 +84,26 @@ scenario() {
 
 ran() {
 	[ -e "$WORK/$1.d" ] || scenario "$@"
+}
+
+# The CNMs the switch's CPs have sent.
+cnms_sent() {
+	local h
+	for h in s1 s2 s3 s4 s5 d; do
+		xstat sw "sw-$h" '.qcn.cnm_tx'
+	done | awk '{ n += $1 } END { print n }'
+}
+
+# Wait (up to 10 s) until the switch has sent no CNM for 1 s.
+settled() {
+	local a b i
+	b=$(cnms_sent)
+	for i in $(seq 10); do
+		sleep 1
+		a=$b
+		b=$(cnms_sent)
+		[ "$a" != "$b" ] || return 0
+	done
 }
 
 # Per flow f1..f5, its Mbit/s in phases 1..3 ("-": not sending), from the
