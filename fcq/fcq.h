@@ -224,6 +224,9 @@ struct fcq_port {
 	u64 tx_free;			/* serializer idle from this time;
 					 * the receive hook reads it
 					 */
+	u64 held_until;			/* pick's frame was the scheme's to
+					 * hold until then (a rate limiter)
+					 */
 	struct sk_buff_head wire;	/* serialized, not yet delivered */
 	struct sk_buff_head ctrl;	/* control frames to serialize */
 	struct sk_buff_head kp_ctrl;	/* at most one keyed frame, after them */

@@ -442,10 +442,11 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		/*
 		 * Not before it arrived, nor before its class's pause ended,
 		 * nor before the last keyed resume (it may have released this
-		 * one: a flow's hold is no stall of the emulator).
+		 * one: a flow's hold is no stall of the emulator), nor before
+		 * the scheme's own hold of it ended.
 		 */
 		eligible = max3(cb->time, READ_ONCE(port->pause[cb->prio].until),
-				port->kp_resumed_at);
+				max(port->kp_resumed_at, port->held_until));
 		start = max(port->tx_free, eligible);
 		count_lag(port, &behind, eligible, start);
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);

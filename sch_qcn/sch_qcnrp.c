@@ -300,8 +300,11 @@ static struct sk_buff *qcnrp_pick(struct fcq_port *port, u64 now, u64 *retry)
 	at = turn[p];
 	skb = __skb_dequeue(turn_queue(q, p, at));
 	q->turn[p] = (at + 1) % (q->max_rps + 1);
-	if (at)
+	port->held_until = 0;
+	if (at) {
+		port->held_until = q->rl[at - 1].next_tx;
 		rl_sent(q, &q->rl[at - 1], skb, now);
+	}
 	return skb;
 }
 
