@@ -10,7 +10,9 @@
 # is lost or reordered. Ideal per-flow control keeps f2 and f3 at 0.9 of
 # their rate or more and f1 within 20 % of what P2 leaves it; flowsail
 # keeps f3 there (it isolates f1 at P1 instead of holding P1's queue) and
-# gives f3 more than bfc does, which holds f3 with f1.
+# gives f3 more than bfc does, which holds f3 with f1. The experiment
+# raises the UDP send buffer and other machine-wide settings: they are
+# back as they were once it ends.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
@@ -20,6 +22,7 @@ ALL_TESTS="
 	flowsail_spares_f3
 	bfc_holds_f3
 	flowsail_isolates
+	machine_restored
 "
 USAGE_MORE="TAP on stdout. Runs as root in the fcq guest (selftests/guest-run, tools/vm/run).
 Results in \$FCQ_RESULTS/exp_flowsail_e1 (FCQ_RESULTS defaults to /tmp)."
@@ -37,6 +40,14 @@ F2=$(rate f2) F3=$(rate f3)
 # f1's share: what P2 (20 Mbit/s of frames) leaves after f2, in payload
 # (1432 of 1538 bytes on the wire per datagram, Documentation/toolkit.rst)
 F1_SHARE=$(echo "$F2" | awk '{ printf "%.2f", 20 * 1432 / 1538 - $1 }')
+
+# What fcq-exp tunes for a run, machine-wide
+machine() {
+	sysctl -n net.core.wmem_default net.core.wmem_max \
+		net.core.netdev_max_backlog fs.inotify.max_user_instances | tr '\n' ' '
+	ps -o ni= -p "$(pgrep ksoftirqd | tr '\n' ',' | sed 's/,$//')" | xargs
+}
+MACHINE0=$(machine)
 
 e1_run() {
 	[ -z "${E1_RC:-}" ] || return 0
@@ -129,6 +140,16 @@ flowsail_isolates() {
 		[ "${bins:-1}" = 0 ] && [ "${bpin:-0}" -gt 0 ]
 	check_err $? "flowsail $fs; bfc $b"
 	log_test "P1 isolates f1 in its reserved queue under flowsail, holds its queue under bfc"
+}
+
+machine_restored() {
+	local m
+	e1_run
+	m=$(machine)
+	ktap_note "wmem_default, wmem_max, netdev_max_backlog, inotify instances, ksoftirqd nice: before $MACHINE0; after $m"
+	[ "$m" = "$MACHINE0" ]
+	check_err $? "$m"
+	log_test "fcq-exp leaves the machine's settings as they were"
 }
 
 tests_plan

@@ -69,15 +69,43 @@ progress() {
 }
 fail() { progress "FAILED: $*"; die "$tag $*"; }
 
-servers=() gens=() rdv=
+servers=() gens=() rdv='' tuned=() niced=()
 cleanup() {
 	[ ${#gens[@]} = 0 ] || kill "${gens[@]}" 2>/dev/null
 	[ ${#servers[@]} = 0 ] || kill "${servers[@]}" 2>/dev/null
 	wait 2>/dev/null
 	[ -z "$rdv" ] || rm -rf "$rdv"
 	fcq-net down
+	untune
 }
 trap cleanup EXIT
+
+# The machine-wide tuning a run needs (sysctls, ksoftirqd's priority) is
+# undone as it ends: whatever runs next on the machine must not inherit
+# it (a UDP sender with this run's send buffer would no longer block
+# behind a lossless port, and overflow it).
+tune() {
+	local kv
+	for kv in "$@"; do
+		tuned+=("${kv%%=*}=$(sysctl -n "${kv%%=*}")")
+	done
+	sysctl -qw "$@"
+}
+renice_ksoftirqd() {
+	local p
+	for p in $(pgrep ksoftirqd); do
+		niced+=("$p:$(ps -o ni= -p "$p" | xargs)")
+		renice -n "$1" -p "$p" >/dev/null
+	done
+}
+untune() {
+	local pn
+	[ ${#tuned[@]} = 0 ] || sysctl -qw "${tuned[@]}" >/dev/null
+	for pn in "${niced[@]}"; do
+		renice -n "${pn#*:}" -p "${pn%%:*}" >/dev/null 2>&1
+	done
+	tuned=() niced=()
+}
 
 # ---- the fabric and the flows ----------------------------------------------
 case "$topology" in
@@ -176,22 +204,22 @@ fi
 # ---- sinks, then every generator on one clock -----------------------------------
 # Global tuning: our links deliver bursts after late timer wake-ups, and the
 # switches' data path must not queue behind the hosts' programs.
-sysctl -qw net.core.netdev_max_backlog=10000
+tune net.core.netdev_max_backlog=10000
 # A frame counts against its socket until its host's port puts it on the
 # wire (fcq/link.c): a UDP sender's bytes queued there count against its
 # send buffer (wmem_default, 208 kB). sndbuf raises it for the UDP senders
 # of an experiment whose hosts hold much while paused; TCP sizes its own
 # (tcp_wmem).
 if [ -n "$sndbuf" ]; then
-	sysctl -qw net.core.wmem_max="$sndbuf" net.core.wmem_default="$sndbuf"
+	tune net.core.wmem_max="$sndbuf" net.core.wmem_default="$sndbuf"
 fi
-for p in $(pgrep ksoftirqd); do renice -n -20 -p "$p" >/dev/null; done
+renice_ksoftirqd -20
 
 mapfile -t hosts < <(awk '$1 == "host" { print $2, $3 }' "$dir/net.txt")
 nh=${#hosts[@]}
 # One inotify instance per generator (fcq-gen run -R): 128 by default.
 [ "$(sysctl -n fs.inotify.max_user_instances)" -ge $((nh + 128)) ] ||
-	sysctl -qw fs.inotify.max_user_instances=$((nh + 128))
+	tune fs.inotify.max_user_instances=$((nh + 128))
 rdv=$(mktemp -d /run/fcq-exp-rdv.XXXXXX)
 progress "starting $nh sinks"
 for h in "${hosts[@]}"; do
