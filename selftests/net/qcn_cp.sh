@@ -192,7 +192,7 @@ nothing_lost() {
 	done
 	ktap_note "drops:$d"
 	! echo "$d" | grep -qE ' [1-9]'
-	check_err $? "drops$d"
+	check_err $? "drops$d; where: $(cat "$WORK"/*.drops | cut -s -d' ' -f2- | tr '\n' ' ')"
 	log_test "nothing is lost (senders block behind their rate limiters)"
 }
 

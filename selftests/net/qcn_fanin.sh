@@ -16,6 +16,7 @@ ALL_TESTS="
 	fair_at_inputs
 	unfair_at_output
 	hotspot_utilized
+	rl_holds_not_lost
 	cnms_traced
 	rates_plotted
 	nothing_lost
@@ -31,6 +32,9 @@ OUT=${FCQ_RESULTS:-/tmp}/qcn_fanin
 WORK=$(mktemp -d)
 RATE=20mbit
 PHASE=4				# seconds
+NS=1000000000
+# ns into a phase where its measured rates start (rates(): 0.5 s bins)
+MEASURED=$(((6 * PHASE + 9) / 10 * NS / 2))
 TR=/sys/kernel/tracing
 mkdir -p "$OUT"
 
@@ -38,7 +42,7 @@ mkdir -p "$OUT"
 # $WORK/$1.*: the sink's streams, drops, sw-d's and the hosts' counters,
 # and the qcn:* events.
 scenario() {
-	local name=$1 cp=$2 sample=$3 h ep s=() f5
+	local name=$1 cp=$2 sample=$3 h ep s=() f5 k a
 	star bridge s1 s2 s3 s4 s5 d
 	for h in s1 s2 s3 s4 s5 d; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
@@ -64,9 +68,18 @@ scenario() {
 	nsx h-s5 fcq-gen paced -e "$ep" "$(addr d)" 20Mbps $PHASE 150000000 \
 		>/dev/null &
 	f5=$!
-	sleep $((2 * PHASE)).5
-	kill $f5
-	sleep $PHASE
+	# The link time sw-d lost to host stalls in each phase's measured
+	# window (rates()), and each port's over the three phases.
+	lags >"$WORK/$name.lag0"
+	for k in 0 1 2; do
+		until_ns $((ep + k * PHASE * NS + MEASURED))
+		a=$(xstat sw sw-d '.tx_lag_ns // 0')
+		until_ns $((ep + (k + 1) * PHASE * NS))
+		echo $(($(xstat sw sw-d '.tx_lag_ns // 0') - a))
+		[ $k != 1 ] || kill $f5
+	done >"$WORK/$name.phlag"
+	lags | awk 'NR == FNR { a[$1] = $2; next } { print $1, $2 - a[$1] }' \
+		"$WORK/$name.lag0" - >"$WORK/$name.lag"
 	# The counters and the trace once the CPs have stopped sending CNMs
 	# (what the senders had queued has left) and those in flight landed.
 	kill "${s[@]}" 2>/dev/null
@@ -84,6 +97,21 @@ scenario() {
 
 ran() {
 	[ -e "$WORK/$1.d" ] || scenario "$@"
+}
+
+# Each host port's and sw-d's link time lost to host stalls (tx_lag_ns).
+lags() {
+	local h
+	for h in s1 s2 s3 s4 s5; do
+		echo "$h-eth $(xstat "$(hns $h)" "$h-eth" '.tx_lag_ns // 0')"
+	done
+	echo "sw-d $(xstat sw sw-d '.tx_lag_ns // 0')"
+}
+
+# Sleep until CLOCK_MONOTONIC reaches $1 ns.
+until_ns() {
+	sleep "$(awk -v t="$1" -v n="$(fcq-gen now)" 'BEGIN {
+		d = (t - n) / 1e9; printf "%.3f", (d > 0 ? d : 0) }')"
 }
 
 # The CNMs the switch's CPs have sent.
@@ -186,19 +214,55 @@ unfair_at_output() {
 
 # The hotspot's payload goodput over what its line carries of payload
 # (1432 of each 1538 bytes on the wire): at least 0.9 in every phase, for
-# both. It was 0.98 to 0.99 in the 10 runs.
+# both. It was 0.96 to 0.999 in 10 runs. Link time the host took from the
+# guest is lost to any scheme: a phase is judged net of what sw-d lost in
+# its window (tx_lag_ns), if that is at most 10 % of it. Beside two and
+# three other guests sw-d lost 1.2 to 34 % of whole runs, and the
+# utilization fell to 0.43-0.89 where it lost 5 % or more.
 hotspot_utilized() {
 	local r u
 	ran inputs ingress occupancy_rand
 	ran output egress arrival
+	# per run and phase: utilization/lost link time (%), "-": not judged
 	u=$(for r in inputs output; do
-		metrics "$WORK/$r.d" | awk -v r=$r '{ printf "%s %.3f %.3f %.3f ", r,
-			$3 / 18.62, $6 / 18.62, $9 / 18.62 }'
+		metrics "$WORK/$r.d" | awk -v r=$r -v w=$((PHASE * NS - MEASURED)) \
+			'NR == FNR { l[FNR] = $1 / w; next }
+			{ printf "%s", r
+			  for (p = 1; p <= 3; p++) printf " %.3f/%.1f%s", $(3 * p) / 18.62,
+				100 * l[p], (l[p] > 0.1 ? "-" : "")
+			  printf "\n" }' "$WORK/$r.phlag" -
 	done)
-	ktap_note "utilization per phase: $u"
-	echo "$u" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+$/ && $i < 0.9) exit 1 }'
+	ktap_note "utilization/sw-d's link time lost to host stalls (%) per phase: $(echo "$u" | tr '\n' ' ')"
+	if ! echo "$u" | grep -q '[0-9]\( \|$\)'; then
+		ktap_skip "the hotspot stays utilized" \
+			"the host stalled the guest for over 10 % of every phase"
+		return
+	fi
+	echo "$u" | awk '{ for (i = 2; i <= NF; i++) {
+		if ($i ~ /-$/) continue
+		split($i, a, "/")
+		if (a[1] / (1 - a[2] / 100) < 0.9) exit 1 } }'
 	check_err $? "$u"
 	log_test "the hotspot stays utilized"
+}
+
+# A host's qcnrp port counts the time a rate limiter held a frame as no
+# link time lost: the hosts lose about what sw-d does (1.2-5.0 % beside
+# sw-d's 1.8-5.4 % in 4 runs; 66-86 % beside 7-34 % when the holds were
+# counted).
+rl_holds_not_lost() {
+	local r l
+	ran inputs ingress occupancy_rand
+	ran output egress arrival
+	l=$(for r in inputs output; do
+		awk -v r=$r -v t=$((3 * PHASE)) '{ v = $2 / 1e7 / t }
+			$1 == "sw-d" { d = v } $1 != "sw-d" && v > h { h = v }
+			END { printf "%s %.1f %.1f\n", r, d, h }' "$WORK/$r.lag"
+	done)
+	ktap_note "link time lost to host stalls (%), sw-d and the hosts' most: $(echo "$l" | tr '\n' ' ')"
+	echo "$l" | awk '{ if ($3 > $2 + 10) exit 1 }'
+	check_err $? "$l"
+	log_test "a rate limiter's holds are not lost link time"
 }
 
 # Every CNM the output CP counted is a qcn:cnm_tx event (sent=1) from
@@ -265,7 +329,7 @@ nothing_lost() {
 	done
 	ktap_note "drops:$d"
 	[ -n "$d" ] && ! echo "$d" | grep -qE ' [1-9]'
-	check_err $? "drops$d"
+	check_err $? "drops$d; where: $(cat "$WORK"/*.drops | cut -s -d' ' -f2- | tr '\n' ' ')"
 	log_test "nothing is lost"
 }
 
