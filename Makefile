@@ -15,6 +15,11 @@
 # Kernel modules are built out of tree in a per-kernel shadow directory,
 # build/kmod/<kernel release>/, so one checkout builds for several kernels.
 
+# Make and kbuild split paths at spaces: say so rather than fail obscurely.
+ifneq ($(word 2,$(CURDIR)),)
+$(error this tree's path, "$(CURDIR)", has a space, and kbuild cannot build modules there: clone it to a path without one)
+endif
+
 FCQ_CACHE ?= /var/cache/fcq
 -include $(FCQ_CACHE)/kernels.mk
 
