@@ -116,6 +116,9 @@ capture() {
 	local name=$1 n=$2
 	shift 2
 	veth_up
+	# Emptied here, not by dumpcap's redirection, which runs when the
+	# child does: the loop below must not find the last capture's line.
+	: >"$W/dumpcap.err"
 	ip netns exec "$NS" dumpcap -i rx0 -f "ether proto 0x88b5 or ether proto 0x8808 or ether proto 0x22e7" \
 		-c "$n" -a duration:5 -w "$W/$name.pcapng" 2>"$W/dumpcap.err" &
 	CAP=$!
