@@ -19,8 +19,9 @@
  *       machine). A stream ends when every byte is in; or 1 s after its
  *       last datagram once an end marker came (stragglers the marker
  *       overtook still count); or after -T SECONDS (default 60) of silence
- *       without a marker. Then a JSON line on stdout, lost = size - bytes
- *       received; what comes later (markers, duplicates) is ignored.
+ *       without a marker. Then a JSON line on stdout, sent = the marker's
+ *       offset (size without one), lost = sent - bytes received; what
+ *       comes later (markers, duplicates) is ignored.
  *
  *   fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]
  *                 FLOW...
@@ -38,7 +39,8 @@
  *       one long TCP flow; every interval prints the bytes the receiver has
  *       acknowledged so far (TCP_INFO), i.e. its goodput over time.
  *
- *   fcq-gen paced [-p PORT] [-s SPORT] [-t TOS] [-e EPOCH_NS] DST RATE START BYTES
+ *   fcq-gen paced [-p PORT] [-s SPORT] [-t TOS] [-e EPOCH_NS] [-d SECONDS]
+ *                 DST RATE START BYTES
  *       one UDP stream of BYTES payload bytes at RATE (payload bits/s, as
  *       fcq-net's rates: 45Mbps) from EPOCH_NS + START seconds, in
  *       datagrams that fill the path MTU. Each carries a struct phdr: flow
@@ -47,9 +49,13 @@
  *       start + k * payload / RATE on CLOCK_MONOTONIC, absolute, so that
  *       the pace does not drift; a due datagram is sent at once, so a
  *       sender held back catches up back to back with what it missed and
- *       never sends ahead of its schedule. PACED_MARKS end markers (offset
- *       BYTES, no payload) follow, one interval apart. Prints one JSON
- *       line; "late" counts datagrams sent more than an interval late.
+ *       never sends ahead of its schedule. With -d, it stops once SECONDS
+ *       have passed since START (a backlogged source that leaves: its
+ *       send time, not its schedule, decides). PACED_MARKS end markers
+ *       follow, one interval apart: no payload, their offset where the
+ *       stream ended (BYTES, or what was sent when -d stopped it). Prints
+ *       one JSON line; "late" counts datagrams sent more than an interval
+ *       late.
  *
  *   fcq-gen now
  *       CLOCK_MONOTONIC in ns, to compute an epoch shared by the generators
@@ -187,7 +193,7 @@ struct phdr {
 	uint32_t magic;
 	uint32_t flow;
 	uint64_t size;		/* the stream's payload bytes */
-	uint64_t off;		/* of the first payload byte; size: end marker */
+	uint64_t off;		/* of the first payload byte; end marker: the end */
 	uint64_t sent;		/* CLOCK_MONOTONIC ns, when sent */
 	uint32_t seg;		/* payload bytes of each datagram but the last */
 	uint32_t zero;		/* sent as 0: 40 bytes, aligned, not packed */
@@ -232,7 +238,8 @@ static const struct cmd_usage usages[] = {
 	  "    -t TOS  IP TOS of what it sends   -c CC  TCP congestion control\n"
 	  "    a JSON line per paced stream, once every byte is in, or 1 s after\n"
 	  "    its end marker, or after -T SECONDS (default 60) of silence:\n"
-	  "    bytes, lost, dups, reorders, goodput per -b MS bin (default 10)\n" },
+	  "    bytes, sent (as the end marker says), lost, dups, reorders,\n"
+	  "    goodput per -b MS bin (default 10)\n" },
 	{ "flows",
 	  "fcq-gen flows [-u] [-p PORT] [-t TOS] [-c CC] [-e EPOCH_NS] [-T SECONDS]\n"
 	  "                     DST:BYTES[@SECONDS]...\n"
@@ -246,8 +253,8 @@ static const struct cmd_usage usages[] = {
 	  "    one long TCP flow; every -i SECONDS (default 0.1) a JSON line with\n"
 	  "    the bytes acknowledged so far\n" },
 	{ "paced",
-	  "fcq-gen paced [-p PORT] [-s SPORT] [-t TOS] [-e EPOCH_NS] DST RATE START\n"
-	  "    BYTES\n"
+	  "fcq-gen paced [-p PORT] [-s SPORT] [-t TOS] [-e EPOCH_NS] [-d SECONDS]\n"
+	  "    DST RATE START BYTES\n"
 	  "    one UDP stream of BYTES payload bytes to DST's sink, paced at RATE\n"
 	  "    (payload bits/s: 45Mbps, 1Gbps) from EPOCH_NS (CLOCK_MONOTONIC,\n"
 	  "    default now) + START seconds; each datagram carries its byte\n"
@@ -255,7 +262,8 @@ static const struct cmd_usage usages[] = {
 	  "    went out more than one interval late (they are sent at once)\n"
 	  "    -p PORT  the sink's (default 5201)   -t TOS  IP TOS\n"
 	  "    -s SPORT its own (default: any free one), so that the stream's\n"
-	  "             5-tuple is known before it starts\n" },
+	  "             5-tuple is known before it starts\n"
+	  "    -d SECONDS  stop sending SECONDS after START, sent or not\n" },
 	{ "now",
 	  "fcq-gen now\n"
 	  "    CLOCK_MONOTONIC in ns\n" },
@@ -380,6 +388,7 @@ struct pstream {
 	uint32_t flow;
 	uint32_t seg;
 	uint64_t size;
+	uint64_t end;		/* the end marker's offset; size without one */
 	uint64_t *have;		/* a bit per datagram received */
 	uint64_t *bins;		/* new payload bytes per bin from first */
 	uint64_t nbins, cap;	/* bins used, allocated */
@@ -436,8 +445,8 @@ static struct pstream *pstream_get(struct psink *p,
 		return NULL;
 	}
 	*s = (struct pstream){ .from = *from, .flow = flow, .seg = seg,
-			       .size = size, .first = now, .last = now,
-			       .state = PS_OPEN };
+			       .size = size, .end = size, .first = now,
+			       .last = now, .state = PS_OPEN };
 	s->have = calloc((size - 1) / seg / 64 + 1, sizeof(*s->have));
 	if (!s->have)
 		die("calloc");
@@ -476,9 +485,11 @@ static void pstream_end(const struct psink *p, struct pstream *s,
 		inet_ntop(AF_INET6, a, src, sizeof(src));
 	printf("{\"proto\":\"paced\",\"src\":\"%s\",\"sport\":%u,\"flow\":%u,",
 	       src, ntohs(s->from.sin6_port), s->flow);
-	printf("\"end\":\"%s\",\"size\":%llu,\"bytes\":%llu,\"lost\":%llu,", how,
-	       (unsigned long long)s->size, (unsigned long long)s->bytes,
-	       (unsigned long long)(s->size - s->bytes));
+	printf("\"end\":\"%s\",\"size\":%llu,\"sent\":%llu,\"bytes\":%llu,",
+	       how, (unsigned long long)s->size, (unsigned long long)s->end,
+	       (unsigned long long)s->bytes);
+	printf("\"lost\":%llu,", (unsigned long long)(s->end > s->bytes ?
+						   s->end - s->bytes : 0));
 	printf("\"dgrams\":%llu,\"dups\":%llu,\"reorders\":%llu,",
 	       (unsigned long long)s->dgrams, (unsigned long long)s->dups,
 	       (unsigned long long)s->reorders);
@@ -506,10 +517,13 @@ static void paced_rx(struct psink *p, const struct phdr *h, size_t len,
 	uint32_t seg = ntohl(h->seg);
 	struct pstream *s;
 
-	/* The end markers' offset is the size, a multiple of seg or not */
+	/*
+	 * An end marker's offset is the size, a multiple of seg or not, or
+	 * where a stopped stream ended, a multiple of seg.
+	 */
 	if (!seg || !size || off > size || (off % seg && off != size) ||
 	    (size - 1) / seg >= MAX_PACED_DGRAMS ||
-	    len != (off == size ? 0 : size - off < seg ? size - off : seg))
+	    (len && len != (size - off < seg ? size - off : seg)))
 		return;
 	s = pstream_get(p, from, ntohl(h->flow), size, seg, now);
 	if (!s)
@@ -519,6 +533,9 @@ static void paced_rx(struct psink *p, const struct phdr *h, size_t len,
 		return;
 	if (!len) {
 		s->state = PS_MARKED;
+		s->end = off;
+		if (s->bytes == s->end)
+			pstream_end(p, s, "complete");
 		return;
 	}
 	s->dgrams++;
@@ -540,7 +557,7 @@ static void paced_rx(struct psink *p, const struct phdr *h, size_t len,
 	s->bytes += len;
 	s->last = now;
 	pstream_bin(s, (now - s->first) / p->bin, len);
-	if (s->bytes == s->size)
+	if (s->bytes == s->end)
 		pstream_end(p, s, "complete");
 }
 
@@ -1166,15 +1183,16 @@ static void sleep_until(uint64_t t)
 		;
 }
 
-/* @size payload bytes to @host at @bps bytes/s from @start (ns): see the
- * header comment for the schedule.
+/* @size payload bytes to @host at @bps bytes/s from @start (ns), until
+ * @stop (ns; 0: none): see the header comment for the schedule.
  */
 static int paced_send(const char *host, double bps, uint64_t start,
-		      uint64_t size, const struct opts *o)
+		      uint64_t stop, uint64_t size, const struct opts *o)
 {
 	static char buf[65536];
 	struct phdr *h = (struct phdr *)buf;
 	uint64_t nd, k, ival, late = 0, max_late = 0, first = 0, end = 0;
+	uint64_t sent = size;
 	char dst_s[INET_ADDRSTRLEN];
 	struct sockaddr_in dst, self;
 	uint32_t flow, seg;
@@ -1213,12 +1231,18 @@ static int paced_send(const char *host, double bps, uint64_t start,
 	/* Timers to the ns, not rounded up by the default 50 us slack. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	for (k = 0; k < nd + PACED_MARKS; k++) {
-		uint64_t off = k < nd ? k * seg : size, now;
-		uint64_t len = size - off < seg ? size - off : seg;
+		uint64_t off = k < nd ? k * seg : sent, now;
+		uint64_t len = k < nd ? (size - off < seg ? size - off : seg) : 0;
 		uint64_t due = start + (uint64_t)(k * (double)seg / bps * NSEC);
 
 		sleep_until(due);
 		now = now_ns();
+		if (k < nd && stop && now >= stop) {
+			/* the markers now, at this datagram's schedule on */
+			sent = off;
+			nd = k--;
+			continue;
+		}
 		if (k < nd) {
 			late += now - due > ival;
 			if (now - due > max_late)
@@ -1238,6 +1262,7 @@ static int paced_send(const char *host, double bps, uint64_t start,
 	       dst_s, ntohs(self.sin_port), o->port);
 	printf("\"flow\":%u,\"rate_bps\":%.0f,\"dgram\":%u,\"bytes\":%llu,",
 	       flow, bps * 8, seg, (unsigned long long)size);
+	printf("\"sent\":%llu,", (unsigned long long)sent);
 	printf("\"dgrams\":%llu,\"start_ns\":%llu,\"first_ns\":%llu,",
 	       (unsigned long long)nd, (unsigned long long)start,
 	       (unsigned long long)first);
@@ -2061,11 +2086,11 @@ static uint64_t arg_u64(int opt, const char *s, uint64_t max)
 static int paced_main(int argc, char **argv)
 {
 	struct opts o = { .port = DEFAULT_PORT, .tos = -1 };
-	double bps, start;
-	uint64_t size;
+	double bps, start, dur = 0;
+	uint64_t size, t0;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "p:s:t:e:h", long_opts,
+	while ((opt = getopt_long(argc, argv, "p:s:t:e:d:h", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'p':
@@ -2079,6 +2104,9 @@ static int paced_main(int argc, char **argv)
 			break;
 		case 'e':
 			o.epoch = arg_u64(opt, optarg, UINT64_MAX);
+			break;
+		case 'd':
+			dur = parse_num("-d", optarg, 1e-3, 1e6);
 			break;
 		case 'h':
 			usage_to(stdout, "paced", 0);
@@ -2094,8 +2122,9 @@ static int paced_main(int argc, char **argv)
 		     argv[optind + 1]);
 	start = parse_num("START", argv[optind + 2], 0, 1e6);
 	size = parse_u64("BYTES", argv[optind + 3], 1, UINT64_MAX / 2);
-	return paced_send(argv[optind], bps, (o.epoch ?: now_ns()) + start * 1e9,
-		     size, &o);
+	t0 = (o.epoch ?: now_ns()) + start * 1e9;
+	return paced_send(argv[optind], bps, t0, dur ? t0 + dur * 1e9 : 0, size,
+			  &o);
 }
 
 static int workload_main(int argc, char **argv)

@@ -47,6 +47,7 @@ ALL_TESTS="
 	paced_loss
 	paced_no_marker
 	paced_dups
+	paced_stop
 "
 USAGE_MORE="TAP on stdout. Needs root (network namespaces). FCQ_GEN=path tests another
 binary; without it, make builds build/tools/fcq-gen first."
@@ -700,13 +701,15 @@ bit15_slow() {
 	check_err $? "htb and u32 on the veth"
 }
 
-# paced_send NAME BYTES: a stream of BYTES at 45 Mbit/s to the sink, its
-# JSON line in NAME.snd.
+# paced_send NAME BYTES [OPTION...]: a stream of BYTES at 45 Mbit/s to the
+# sink, its JSON line in NAME.snd.
 paced_send() {
+	local name=$1 bytes=$2
+	shift 2
 	psink_up
 	# shellcheck disable=SC2086 # RT: a command and its arguments, or none
-	ip netns exec "$NSA" $RT "$GEN" paced -p "$PPORT" 11.0.1.1 45Mbps 0.05 "$2" \
-		>"$WORK/$1.snd"
+	ip netns exec "$NSA" $RT "$GEN" paced -p "$PPORT" "$@" 11.0.1.1 45Mbps 0.05 \
+		"$bytes" >"$WORK/$name.snd"
 }
 
 # sink_line NAME: the sink's line on NAME's stream into NAME.rcv (empty if
@@ -729,10 +732,12 @@ paced() {
 pj() { jq -r "$2" "$WORK/$1"; }
 
 # What every sink line must say, whatever the link did: the bins add up to
-# the bytes received, bytes + lost = size, datagrams = distinct + dups.
+# the bytes received, bytes + lost = sent (the size, unless stopped),
+# datagrams = distinct + dups.
 sink_consistent() {
-	pj "$1.rcv" '(.bins | add) == .bytes and .bytes + .lost == .size and
-		.dgrams - .dups == (.bytes / 1432 | ceil)' | grep -qx true
+	pj "$1.rcv" '(.bins | add) == .bytes and .bytes + .lost == .sent and
+		.sent <= .size and .dgrams - .dups == (.bytes / 1432 | ceil)' |
+		grep -qx true
 }
 
 # The clean run, once: 4000 full datagrams over the bare veth (1.02 s).
@@ -747,9 +752,9 @@ clean_run() {
 paced_clean() {
 	needs_netns "paced, clean" || return 0
 	clean_run
-	[ "$(pj clean.snd '"\(.dgram) \(.dgrams)"')" = "$DGRAM 4000" ] &&
-		[ "$(pj clean.rcv '"\(.end) \(.bytes) \(.lost) \(.reorders) \(.dups) \(.dgrams)"')" = \
-		  "complete $((4000 * DGRAM)) 0 0 0 4000" ] && sink_consistent clean
+	[ "$(pj clean.snd '"\(.dgram) \(.dgrams) \(.sent)"')" = "$DGRAM 4000 $((4000 * DGRAM))" ] &&
+		[ "$(pj clean.rcv '"\(.end) \(.bytes) \(.sent) \(.lost) \(.reorders) \(.dups) \(.dgrams)"')" = \
+		  "complete $((4000 * DGRAM)) $((4000 * DGRAM)) 0 0 0 4000" ] && sink_consistent clean
 	check_err $? "sender $(cat "$WORK/clean.snd"); sink $(cut -c 1-300 "$WORK/clean.rcv")"
 	log_test "paced: a clean veth delivers every offset once, in order (lost 0, reorders 0)"
 }
@@ -989,6 +994,27 @@ paced_dups() {
 		sink_consistent dups
 	check_err $? "sink $(cut -c 1-300 "$WORK/dups.rcv")"
 	log_test "paced: duplicates counted apart, not as goodput"
+}
+
+# A stream of 1.02 s stopped by -d 0.5: the sender sends nothing at or
+# after START + 0.5 s (its last send is timed by the clock it stops by)
+# and ends with markers at the offset reached, a whole number of
+# datagrams; the sink takes that as the stream's end at once, complete,
+# with nothing lost.
+paced_stop() {
+	local snd rcv
+	needs_netns "paced, stopped" || return 0
+	link_clean
+	paced stop $((4000 * DGRAM)) -d 0.5
+	snd=$(pj stop.snd '"\(.sent) \(.bytes) \(.end_ns - .start_ns < 5e8)"')
+	rcv=$(pj stop.rcv '"\(.end) \(.sent) \(.bytes) \(.lost)"' 2>/dev/null)
+	ktap_note "sender: sent, size, stopped in time: $snd; sink: $rcv"
+	read -r sent size intime <<<"$snd"
+	[ "$intime" = true ] && [ "$sent" -gt 0 ] && [ "$sent" -lt "$size" ] &&
+		[ $((sent % DGRAM)) = 0 ] &&
+		[ "$rcv" = "complete $sent $sent 0" ] && sink_consistent stop
+	check_err $? "sender $(cat "$WORK/stop.snd"); sink $(cut -c 1-300 "$WORK/stop.rcv")"
+	log_test "paced: -d stops the stream in time, and the sink ends it where the markers say"
 }
 
 tests_run
