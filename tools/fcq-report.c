@@ -21,7 +21,11 @@
  *                 "reorders":R (or null), "drops":D, "named":[{"name":"victim","mbps":12.3}],
  *                 "seed":S, "flows_md5":"...", "cpu_idle":0.8,
  *                 "start_lag":{"p99_ns":N, "max_ns":N, "late":N},
- *                 "trusted":false, "untrusted":["why", ...], ...}.
+ *                 "trusted":false, "untrusted":["why", ...],
+ *                 "phases":[{"phase":1, "dst":5, "flows":4, "J":0.998,
+ *                 "M":1.01, "E":0.006, "U":0.97}],
+ *                 "phase_streams":[{"phase":1, "name":"f1", "mbps":4.6,
+ *                 "fair_mbps":4.65, "share":0.99}], ...}.
  *   seed          optional, one line: the seed, when summary.json has none.
  *   stats.json    optional: [{"netns","dev","role":"switch"|"host",
  *                 "tc":OBJ}] where OBJ is one fcq qdisc of
@@ -63,6 +67,18 @@
  *                 byte in, from the scheduled start), "lost", "reorders",
  *                 "dups", "src_pauses" (802.3x, PFC and keyed pause
  *                 frames the stream's source received)}].
+ *   phases      = summary.json "phases", as written: per phase (from 1)
+ *                 and receiver of paced streams (dst, its host number),
+ *                 over the last 70 % of the phase: "flows" (the streams
+ *                 to it active in the phase, an integer), Jain's index
+ *                 "J", max/min "M", the deviation from the max-min fair
+ *                 shares "E" and the goodput over the link's payload
+ *                 capacity "U"; any of J, M, E, U null: the run has no
+ *                 such value (M when a stream got nothing).
+ *   phase_streams = summary.json "phase_streams", as written: per paced
+ *                 stream and phase it was active in, its goodput "mbps",
+ *                 its max-min fair share "fair_mbps" and "share" = mbps /
+ *                 fair_mbps (a victim's efficiency).
  *   lag_p99_ms, lag_max_ms, late, cpu_idle: from summary.json's start_lag
  *               and cpu_idle, when there.
  *   queue_avg_kb, queue_p99_kb: summary.json "queue" {"avg_bytes",
@@ -98,12 +114,19 @@
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
  * "queue_avg_kb", "queue_p99_kb", "incast_queue_avg_kb",
  * "incast_queue_p99_kb", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
- * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "groups": {GROUP:
+ * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "phases":
+ * [{"phase", "dst", "flows", "J", "M", "E", "U"}], "phase_streams":
+ * [{"phase", "name", "mbps", "fair_mbps", "share"}], "groups": {GROUP:
  * {"count", "avg", "p50", "p95", "p99"}}, "summary": summary.json as
  * read}], and each statistic aggregated as {"mean", "ci95", "n"} (ci95
  * null when n < 2; the statistic null when no run has it): "completed",
  * ..., "named": [{"name", "mbps"}], "paced": [{"name", "mbps", ...}],
- * "groups": {GROUP: {"count", "avg", ...}},
+ * "phases": [{"phase", "dst", "flows", "J", ...}], "phase_streams":
+ * [{"phase", "name", "mbps", ...}] (every (phase, dst) and (phase, name)
+ * of any run, by phase and dst, and by stream as "paced" orders them,
+ * then phase; "phases" and "phase_streams", in runs and schemes, only
+ * when some run's summary.json has them), "groups": {GROUP: {"count",
+ * "avg", ...}},
  * and after the first scheme "paired": {"vs": FIRST, "avg", "p50", "p95",
  * "p99"}}]}.
  *
@@ -203,6 +226,52 @@ struct paced {
 	double v[NPACED];
 };
 
+/*
+ * summary.json's records of a phase: "phases" one per receiver of paced
+ * streams (dst), "phase_streams" one per paced stream (name) active in it.
+ */
+enum { PH_RECV, PH_STREAM, NPH };
+#define PH_MAXV		5
+
+struct phrec {
+	uint64_t phase;
+	uint64_t dst;		/* PH_RECV */
+	const char *name;	/* PH_STREAM */
+	size_t rank;		/* all_phrecs(): the stream's place */
+	double v[PH_MAXV];
+	unsigned int has;	/* bit k: v[k] is a number, not null */
+};
+
+static const struct ph_array {
+	const char *key;		/* summary.json's */
+	const char *col[2];		/* what tells its records apart */
+	int nv;
+	const char *vkey[PH_MAXV];
+	int digits[PH_MAXV];
+	unsigned int counts;		/* bit k: vkey[k] is an integer */
+	unsigned int nullable;		/* bit k: vkey[k] may be null */
+	const char *head;		/* of its table in report.txt */
+} ph_array[NPH] = {
+	[PH_RECV] = {
+		"phases", { "phase", "to" },
+		5, { "flows", "J", "M", "E", "U" }, { 0, 3, 3, 3, 3 },
+		0x01, 0x1e,
+		"phases (per phase and receiver of paced streams, over the "
+		"last 70 % of the phase; to: the receiver host; flows: its "
+		"paced streams; J: Jain's index of their goodputs; M: max/min; "
+		"E: deviation from their max-min fair shares; U: goodput over "
+		"the link's payload capacity)",
+	},
+	[PH_STREAM] = {
+		"phase_streams", { "stream", "phase" },
+		3, { "mbps", "fair_mbps", "share" }, { 2, 2, 3 },
+		0, 0,
+		"phase shares (per paced stream and phase, over the last 70 % "
+		"of the phase; mbps: goodput; fair_mbps: its max-min fair "
+		"share; share: mbps / fair_mbps)",
+	},
+};
+
 /* A switch port's queue over the flows' window (summary.json), bytes. */
 struct queue {
 	bool has;
@@ -224,6 +293,8 @@ struct run {
 	size_t nnamed;
 	struct paced *paced;
 	size_t npaced;
+	struct phrec *ph[NPH];
+	size_t nph[NPH];
 	bool has_seed, has_lag, has_late, has_idle, untrusted;
 	uint64_t seed, late;
 	double lag_p99_ms, lag_max_ms, idle;
@@ -248,6 +319,7 @@ static size_t nruns;
 static struct scheme *schemes;
 static size_t nschemes;
 static bool any_incast, any_lag, any_queue;
+static bool any_ph[NPH];	/* some summary.json has ph_array[].key */
 
 static void usage(FILE *f)
 {
@@ -522,34 +594,130 @@ static void read_queue(json_object *o, const char *key, struct queue *q,
 	any_queue = true;
 }
 
+/* summary.json's array @key (*@n records), or NULL when it has none. */
+static json_object *get_array(json_object *o, const char *key, size_t *n,
+			      const char *path)
+{
+	json_object *arr;
+
+	*n = 0;
+	if (!json_object_object_get_ex(o, key, &arr))
+		return NULL;
+	if (!json_object_is_type(arr, json_type_array))
+		die("%s: \"%s\": expected an array", path, key);
+	*n = json_object_array_length(arr);
+	return arr;
+}
+
+/* Record @where's "name", a string that it must have. */
+static const char *get_name(json_object *e, const char *path,
+			    const char *where)
+{
+	json_object *v;
+
+	if (!json_object_is_type(e, json_type_object) ||
+	    !json_object_object_get_ex(e, "name", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		die("%s: %s: expected {\"name\": STRING, ...}", path, where);
+	return json_object_get_string(v);
+}
+
+/* Record @where's @key, an integer >= @min that it must have. */
+static uint64_t get_uint(json_object *e, const char *key, int64_t min,
+			 const char *path, const char *where)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(e, key, &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < min)
+		die("%s: %s.%s: expected an integer >= %" PRId64, path, where,
+		    key, min);
+	return json_object_get_uint64(v);
+}
+
+/*
+ * Record @where's numbers @key[0..@n) into @v: each must be there, those
+ * of the bits of @nullable may be null (no value: its bit of the result
+ * clear).
+ */
+static unsigned int get_numbers(json_object *e, const char *const *key,
+				int n, double *v, unsigned int nullable,
+				const char *path, const char *where)
+{
+	unsigned int has = 0;
+	json_object *x;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		if (get_number(e, key[k], &v[k])) {
+			has |= 1u << k;
+			continue;
+		}
+		v[k] = 0;
+		if (!(nullable & 1u << k))
+			die("%s: %s.%s: expected a number", path, where,
+			    key[k]);
+		/* json-c: a null value is a NULL object */
+		if (!json_object_object_get_ex(e, key[k], &x) || x)
+			die("%s: %s.%s: expected a number or null", path, where,
+			    key[k]);
+	}
+	return has;
+}
+
 /* summary.json "paced": every stream with every number of paced_key. */
 static void read_paced(struct run *s, json_object *o, const char *path)
 {
-	json_object *arr, *e, *v;
-	size_t i, n;
+	json_object *arr = get_array(o, "paced", &s->npaced, path), *e;
+	char where[64];
+	size_t i;
+
+	s->paced = xrealloc(NULL, s->npaced * sizeof(*s->paced));
+	for (i = 0; i < s->npaced; i++) {
+		struct paced *p = &s->paced[i];
+
+		snprintf(where, sizeof(where), "paced[%zu]", i);
+		e = json_object_array_get_idx(arr, i);
+		p->name = get_name(e, path, where);
+		get_numbers(e, paced_key, NPACED, p->v, 0, path, where);
+	}
+}
+
+/*
+ * summary.json's per-phase records ph_array[@a]: each with its phase
+ * (from 1), its receiver or its stream, and every number of the kind.
+ */
+static void read_phrecs(struct run *s, json_object *o, int a,
+			const char *path)
+{
+	const struct ph_array *d = &ph_array[a];
+	json_object *arr = get_array(o, d->key, &s->nph[a], path), *e;
+	char where[64];
+	size_t i;
 	int k;
 
-	if (!json_object_object_get_ex(o, "paced", &arr))
-		return;
-	if (!json_object_is_type(arr, json_type_array))
-		die("%s: \"paced\": expected an array", path);
-	n = json_object_array_length(arr);
-	s->paced = xrealloc(NULL, n * sizeof(*s->paced));
-	for (i = 0; i < n; i++) {
-		struct paced *p = &s->paced[s->npaced];
+	any_ph[a] |= arr != NULL;
+	s->ph[a] = xrealloc(NULL, s->nph[a] * sizeof(*s->ph[a]));
+	for (i = 0; i < s->nph[a]; i++) {
+		struct phrec *r = &s->ph[a][i];
 
+		snprintf(where, sizeof(where), "%s[%zu]", d->key, i);
 		e = json_object_array_get_idx(arr, i);
-		if (!json_object_is_type(e, json_type_object) ||
-		    !json_object_object_get_ex(e, "name", &v) ||
-		    !json_object_is_type(v, json_type_string))
-			die("%s: paced[%zu]: expected {\"name\": STRING, ...}",
-			    path, i);
-		p->name = json_object_get_string(v);
-		for (k = 0; k < NPACED; k++)
-			if (!get_number(e, paced_key[k], &p->v[k]))
-				die("%s: paced[%zu].%s: expected a number", path,
-				    i, paced_key[k]);
-		s->npaced++;
+		memset(r, 0, sizeof(*r));
+		if (a == PH_STREAM)
+			r->name = get_name(e, path, where);
+		else if (!json_object_is_type(e, json_type_object))
+			die("%s: %s: expected {\"phase\": INTEGER, ...}", path,
+			    where);
+		r->phase = get_uint(e, "phase", 1, path, where);
+		if (a == PH_RECV)
+			r->dst = get_uint(e, "dst", 0, path, where);
+		for (k = 0; k < d->nv; k++)
+			if (d->counts & 1u << k)
+				get_uint(e, d->vkey[k], 0, path, where);
+		r->has = get_numbers(e, d->vkey, d->nv, r->v, d->nullable,
+				     path, where);
 	}
 }
 
@@ -613,11 +781,9 @@ static void read_summary(struct run *s)
 			    path);
 	}
 	read_paced(s, o, path);
-	if (!json_object_object_get_ex(o, "named", &named))
-		goto out;
-	if (!json_object_is_type(named, json_type_array))
-		die("%s: \"named\": expected an array", path);
-	n = json_object_array_length(named);
+	read_phrecs(s, o, PH_RECV, path);
+	read_phrecs(s, o, PH_STREAM, path);
+	named = get_array(o, "named", &n, path);
 	s->named = xrealloc(NULL, n * sizeof(*s->named));
 	for (i = 0; i < n; i++) {
 		snprintf(where, sizeof(where), "named[%zu]", i);
@@ -802,12 +968,17 @@ static const char *const stat_key[NSTATS] = {
 	"incast_queue_p99_kb",
 };
 
-/* What to take of a run: a counter, a group's statistic or a named flow. */
+/*
+ * What to take of a run: a counter, a group's statistic, a named flow, a
+ * paced stream's number or one of a per-phase record.
+ */
 struct key {
-	enum { K_STAT, K_GROUP, K_NAMED, K_PACED } kind;
-	int id;			/* S_*, or the group, or P_* */
-	int field;		/* K_GROUP: 0 count, 1 avg, 2 + k: p[k] */
+	enum { K_STAT, K_GROUP, K_NAMED, K_PACED, K_PHASE } kind;
+	int id;			/* S_*, the group, P_* or ph_array vkey[] */
+	int field;		/* K_GROUP: 0 count, 1 avg, 2 + k: p[k];
+				 * K_PHASE: PH_* */
 	const char *name;	/* K_NAMED, K_PACED */
+	const struct phrec *rec;	/* K_PHASE: the one like it */
 };
 
 static bool have_drops(const struct run *s)
@@ -836,12 +1007,32 @@ static const void *find_name(const void *arr, size_t n, size_t size,
 	return NULL;
 }
 
+/* The same phase and receiver, or the same phase and stream. */
+static bool same_phrec(const struct phrec *p, const struct phrec *q)
+{
+	return p->phase == q->phase && p->dst == q->dst &&
+	       !strcmp(p->name ?: "", q->name ?: "");
+}
+
+/* The record of @a in @s like @like, or NULL. */
+static const struct phrec *find_phrec(const struct run *s, int a,
+				      const struct phrec *like)
+{
+	size_t i;
+
+	for (i = 0; i < s->nph[a]; i++)
+		if (same_phrec(&s->ph[a][i], like))
+			return &s->ph[a][i];
+	return NULL;
+}
+
 /* The value of @k in run @s; false if the run does not have it. */
 static bool get(const struct run *s, const struct key *k, double *v)
 {
 	const struct gstat *gs;
 	const struct named *nf;
 	const struct paced *pc;
+	const struct phrec *pr;
 
 	switch (k->kind) {
 	case K_GROUP:
@@ -857,6 +1048,10 @@ static bool get(const struct run *s, const struct key *k, double *v)
 		pc = find_name(s->paced, s->npaced, sizeof(*pc), k->name);
 		*v = pc ? pc->v[k->id] : 0;
 		return pc;
+	case K_PHASE:
+		pr = find_phrec(s, k->field, k->rec);
+		*v = pr ? pr->v[k->id] : 0;
+		return pr && pr->has & 1u << k->id;
 	case K_STAT:
 		break;
 	}
@@ -998,6 +1193,14 @@ static struct agg agg_paced(const struct scheme *sc, const char *name, int id)
 	return aggregate(sc, &k);
 }
 
+static struct agg agg_phase(const struct scheme *sc, int a,
+			    const struct phrec *rec, int id)
+{
+	struct key k = { .kind = K_PHASE, .id = id, .field = a, .rec = rec };
+
+	return aggregate(sc, &k);
+}
+
 static bool show_group(int g)
 {
 	return g != G_INCAST || any_incast;
@@ -1026,6 +1229,63 @@ static const char **all_names(bool paced, size_t *np)
 		}
 	*np = n;
 	return names;
+}
+
+/* Report order: by stream, then phase, then receiver. */
+static int cmp_phrec(const void *a, const void *b)
+{
+	const struct phrec *p = a, *q = b;
+
+	if (p->rank != q->rank)
+		return p->rank < q->rank ? -1 : 1;
+	if (p->phase != q->phase)
+		return p->phase < q->phase ? -1 : 1;
+	return (p->dst > q->dst) - (p->dst < q->dst);
+}
+
+/*
+ * Every (phase, dst), or (phase, name), of @a's records over all runs,
+ * once, in report order: by phase and receiver; or by stream, as
+ * all_names() orders the paced streams (then those "paced" lacks, as they
+ * come), and phase. Only what tells them apart counts: v[] is some run's.
+ */
+static struct phrec *all_phrecs(int a, size_t *np)
+{
+	struct phrec *all = NULL;
+	const char **names;
+	size_t n = 0, nn, i, j, k;
+
+	names = all_names(true, &nn);
+	for (i = 0; i < nruns; i++)
+		for (j = 0; j < runs[i].nph[a]; j++) {
+			const struct phrec *r = &runs[i].ph[a][j];
+
+			for (k = 0; k < n; k++)
+				if (same_phrec(&all[k], r))
+					break;
+			if (k < n)
+				continue;
+			all = xrealloc(all, (n + 1) * sizeof(*all));
+			all[n] = *r;
+			all[n].rank = 0;
+			if (r->name) {
+				for (k = 0; k < nn; k++)
+					if (!strcmp(names[k], r->name))
+						break;
+				if (k == nn) {
+					names = xrealloc(names, (nn + 1) *
+							 sizeof(*names));
+					names[nn++] = r->name;
+				}
+				all[n].rank = k;
+			}
+			n++;
+		}
+	free(names);
+	if (n)		/* qsort's base must not be NULL, even for none */
+		qsort(all, n, sizeof(*all), cmp_phrec);
+	*np = n;
+	return all;
 }
 
 /* ---- warnings --------------------------------------------------------- */
@@ -1344,6 +1604,46 @@ static void stat_table(FILE *f, struct table *t, const char *head, int from,
 	t_print(f, t);
 }
 
+/* The records of @a: a row per scheme and record, when some run has one. */
+static void phase_table(FILE *f, struct table *t, int a)
+{
+	const struct ph_array *d = &ph_array[a];
+	size_t i, j, n;
+	struct phrec *all = all_phrecs(a, &n);
+	struct agg ag;
+	int k;
+
+	if (!n)
+		goto out;
+	fprintf(f, "\n%s\n", d->head);
+	t->ncol = 3 + d->nv;
+	t_add(t, "scheme");
+	t_add(t, "%s", d->col[0]);
+	t_add(t, "%s", d->col[1]);
+	for (k = 0; k < d->nv; k++)
+		t_add(t, "%s", d->vkey[k]);
+	for (i = 0; i < nschemes; i++)
+		for (j = 0; j < n; j++) {
+			t_add(t, "%s", schemes[i].name);
+			if (a == PH_RECV) {
+				t_add(t, "%" PRIu64, all[j].phase);
+				t_add(t, "%" PRIu64, all[j].dst);
+			} else {
+				t_add(t, "%s", all[j].name);
+				t_add(t, "%" PRIu64, all[j].phase);
+			}
+			for (k = 0; k < d->nv; k++) {
+				ag = agg_phase(&schemes[i], a, &all[j], k);
+				/* a count: as the counters table has them */
+				t_agg(t, &ag, d->digits[k],
+				      d->counts & 1u << k ? 1 : d->digits[k]);
+			}
+		}
+	t_print(f, t);
+out:
+	free(all);
+}
+
 static void write_sweep_text(FILE *f)
 {
 	struct table t = { 0 };
@@ -1544,6 +1844,8 @@ static void write_text(FILE *f, const char *title)
 		t_print(f, &t);
 	}
 	free(names);
+	phase_table(f, &t, PH_RECV);
+	phase_table(f, &t, PH_STREAM);
 
 	if (any_queue)
 		stat_table(f, &t, "queue (the switch port whose data queue was "
@@ -1591,11 +1893,24 @@ static json_object *jagg(const struct agg *a)
 	return o;
 }
 
+/* A record of @a, by what identifies it: {"phase", "dst" or "name"}. */
+static json_object *phrec_json(int a, const struct phrec *r)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "phase", json_object_new_uint64(r->phase));
+	if (a == PH_RECV)
+		add(o, "dst", json_object_new_uint64(r->dst));
+	else
+		add(o, "name", json_object_new_string(r->name));
+	return o;
+}
+
 static json_object *run_json(const struct run *s)
 {
 	json_object *o = json_object_new_object(), *named, *groups, *go;
 	size_t j;
-	int g, k;
+	int a, g, k;
 
 	add(o, "dir", json_object_new_string(s->dir));
 	add(o, "seed", ju64(s->has_seed, s->seed));
@@ -1638,6 +1953,23 @@ static json_object *run_json(const struct run *s)
 		for (k = 0; k < NPACED; k++)
 			add(pc, paced_key[k],
 			    json_object_new_double(s->paced[j].v[k]));
+	}
+	for (a = 0; a < NPH; a++) {
+		const struct ph_array *d = &ph_array[a];
+
+		if (!any_ph[a])
+			continue;
+		named = json_object_new_array();
+		add(o, d->key, named);
+		for (j = 0; j < s->nph[a]; j++) {
+			const struct phrec *r = &s->ph[a][j];
+			json_object *pr = phrec_json(a, r);
+
+			json_object_array_add(named, pr);
+			for (k = 0; k < d->nv; k++)
+				add(pr, d->vkey[k],
+				    jnum(r->has & 1u << k, r->v[k]));
+		}
 	}
 	groups = json_object_new_object();
 	add(o, "groups", groups);
@@ -1690,9 +2022,10 @@ static void write_json(const char *path, const char *title)
 	json_object *top = json_object_new_object(), *arr, *w, *rs, *groups;
 	json_object *named, *go, *nf;
 	const char **names, **pnames;
-	size_t i, j, nn, np;
+	struct phrec *ph[NPH];
+	size_t i, j, nn, np, nph[NPH];
 	struct agg a;
-	int g, k;
+	int g, k, p;
 
 	add(top, "title", title ? json_object_new_string(title) : NULL);
 	add(top, "slowdown",
@@ -1711,6 +2044,8 @@ static void write_json(const char *path, const char *title)
 	add(top, "schemes", arr);
 	names = all_names(false, &nn);
 	pnames = all_names(true, &np);
+	for (p = 0; p < NPH; p++)
+		ph[p] = all_phrecs(p, &nph[p]);
 	for (i = 0; i < nschemes; i++) {
 		const struct scheme *sc = &schemes[i];
 		json_object *o = json_object_new_object();
@@ -1747,6 +2082,20 @@ static void write_json(const char *path, const char *title)
 				add(nf, paced_key[k], jagg(&a));
 			}
 		}
+		for (p = 0; p < NPH; p++) {
+			if (!any_ph[p])
+				continue;
+			named = json_object_new_array();
+			add(o, ph_array[p].key, named);
+			for (j = 0; j < nph[p]; j++) {
+				nf = phrec_json(p, &ph[p][j]);
+				json_object_array_add(named, nf);
+				for (k = 0; k < ph_array[p].nv; k++) {
+					a = agg_phase(sc, p, &ph[p][j], k);
+					add(nf, ph_array[p].vkey[k], jagg(&a));
+				}
+			}
+		}
 		groups = json_object_new_object();
 		add(o, "groups", groups);
 		for (g = 0; g < NGROUPS; g++) {
@@ -1776,6 +2125,8 @@ static void write_json(const char *path, const char *title)
 	}
 	free(names);
 	free(pnames);
+	for (p = 0; p < NPH; p++)
+		free(ph[p]);
 	if (json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY |
 				    JSON_C_TO_STRING_NOSLASHESCAPE))
 		die("%s: %s", path, json_util_get_last_err());
@@ -2252,6 +2603,8 @@ int main(int argc, char **argv)
 		free(runs[i].flows);
 		free(runs[i].named);
 		free(runs[i].paced);
+		free(runs[i].ph[PH_RECV]);
+		free(runs[i].ph[PH_STREAM]);
 		json_object_put(runs[i].summary);
 	}
 	for (i = 0; i < nschemes; i++)

@@ -21,6 +21,7 @@ ALL_TESTS="
 	stats_totals
 	summary_named
 	summary_paced
+	summary_phases
 	summary_queue
 	malformed_line
 	short_line_bad_json
@@ -195,10 +196,11 @@ untrusted_run() {
 	rm "$E/scheme-1-pfc/seed-2/summary.json"
 }
 
-# t(0.975, DF) by bisection of Student's t CDF in closed form for df 2 (3
-# runs) and df 3 (4 runs), never from a table.
+# t(0.975, DF) by bisection of Student's t CDF in closed form for df 1 (2
+# runs), df 2 (3 runs) and df 3 (4 runs), never from a table.
 tq() {	# DF: t(0.975, DF)
 	awk -v df="$1" 'function cdf(t) {
+		if (df == 1) return 0.5 + atan2(t, 1) / 3.141592653589793
 		if (df == 2) return 0.5 + t / (2 * sqrt(2 + t * t))
 		return 0.5 + (t / (sqrt(3) * (1 + t * t / 3)) + atan2(t / sqrt(3), 1)) / 3.141592653589793
 	} BEGIN { lo = 0; hi = 100
@@ -320,6 +322,165 @@ summary_paced() {
 	bad_summary '.paced[0] |= del(.reorders)' 'summary.json: paced\[0\].reorders'
 	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
 	log_test "summary.json's paced streams: per scheme with intervals; a missing number named"
+}
+
+# ---- per-phase records ------------------------------------------------------
+# pfc seeds 1-3 and fafc seeds 1-3 with synthetic "phases" and
+# "phase_streams" (records out of report order, stream f0 not in "paced";
+# fafc seed 3 has no M for phase 2 to host 5), and pfc seed 4 without
+# either; reported in $WORK/ph (exit PH_RC).
+PH=$WORK/phruns
+phase_runs() {
+	local c s sc d
+	[ -z "${PH_RC:-}" ] || return 0
+	for c in 1 2; do
+		sc=$([ $c = 1 ] && echo pfc || echo fafc)
+		for s in 1 2 3; do
+			d=$PH/scheme-$c-$sc/seed-$s
+			mkrun "$d" "$sc" $((100 * c + s)) 0.5 5
+			jq -n --argjson c $c --argjson s $s '{seed: $s,
+			  paced: ([1, 2] | map({name: "f\(.)", mbps: 1, fct_ms: 1,
+			    lost: 0, reorders: 0, dups: 0, src_pauses: 0})),
+			  phases: ([[2, 6, 1], [1, 5, 2], [2, 5, $s]] | map(
+			    {phase: .[0], dst: .[1], flows: .[2],
+			     J: (0.9 + 0.013 * $s * $c + 0.001 * .[0]),
+			     M: (1 + 0.05 * $s * $s + 0.1 * $c + 0.01 * .[1]),
+			     E: (0.01 * $s * $s * $c + 0.002 * .[1]),
+			     U: (0.8 + 0.03 * $s - 0.02 * $c + 0.01 * .[0])})),
+			  phase_streams: ([["f0", 1], ["f2", 2], ["f1", 2], ["f1", 1]] | map(
+			    {phase: .[1], name: .[0],
+			     mbps: (4 + 0.3 * $s * $c + .[1]), fair_mbps: (5 + .[1])}
+			    | .share = .mbps / .fair_mbps))}
+			| if $c == 2 and $s == 3 then .phases[2].M = null else . end' \
+				>"$d/summary.json"
+		done
+	done
+	mkrun "$PH/scheme-1-pfc/seed-4" pfc 104 0.5 5
+	echo '{"seed":4}' >"$PH/scheme-1-pfc/seed-4/summary.json"
+	"$REPORT" -o "$WORK/ph" "$PH"/scheme-* >/dev/null 2>"$WORK/ph.err"
+	PH_RC=$?
+}
+
+# Array A's records of scheme SC, each statistic on a line "ID KEY n mean
+# ci95" (ID: "phase dst" or "stream phase"), recomputed from the runs'
+# summary.json here or, with -r, as report.json has them.
+ph_id='(if has("dst") then "\(.phase) \(.dst)" else "\(.name) \(.phase)" end)'
+ph_want() {	# SC A KEYS
+	local f
+	for f in "$PH"/scheme-*-"$1"/seed-*/summary.json; do
+		jq -r --arg a "$2" --argjson ks "$3" '.[$a][]? | . as $r |
+			$ks[] as $k | select($r[$k] != null) |
+			"\($r | '"$ph_id"') \($k) \($r[$k])"' "$f"
+	done | awk -v t1="$(tq 1)" -v t2="$(tq 2)" '{
+		id = $1 " " $2 " " $3; if (!(id in n)) ids[++m] = id
+		v[id, ++n[id]] = $4; s[id] += $4 }
+	END { t[2] = t1; t[3] = t2
+		for (i = 1; i <= m; i++) { id = ids[i]; k = n[id]; a = s[id] / k; ss = 0
+			for (j = 1; j <= k; j++) ss += (v[id, j] - a) ^ 2
+			h = k < 2 ? "null" : sprintf("%.12g", t[k] * sqrt(ss / (k - 1) / k))
+			printf "%s %d %.12g %s\n", id, k, a, h } }' |
+		sort
+}
+ph_got() {	# SC A KEYS
+	jq -r --arg sc "$1" --arg a "$2" --argjson ks "$3" '.schemes[] |
+		select(.scheme == $sc) | .[$a][] | . as $r | $ks[] as $k |
+		select($r[$k] != null) |
+		"\($r | '"$ph_id"') \($k) \($r[$k].n) \($r[$k].mean) \($r[$k].ci95)"' \
+		"$WORK/ph/report.json" | sort
+}
+# Both the same records and n, the means within 1e-9, the ci95 within
+# 1e-4 of theirs (fcq-report's t from a table, ours by bisection).
+ph_same() {	# SC A KEYS
+	local got want
+	got=$(ph_got "$@") want=$(ph_want "$@")
+	[ "$(echo "$got" | wc -l)" = "$(echo "$want" | wc -l)" ] &&
+		paste -d ' ' <(echo "$got") <(echo "$want") | awk '{
+			d = $5 - $11; e = $6 - $12
+			if ($1 != $7 || $2 != $8 || $3 != $9 || $4 != $10 ||
+			    d * d > 1e-18 || ($6 == "null") != ($12 == "null") ||
+			    ($6 != "null" && e * e > ($12 * 1e-4) ^ 2))
+				exit 1 }'
+}
+# The same, as report.txt's row of SC and ID: DIGITS[KEY] places ("0":
+# a count, one place with an interval).
+ph_rows() {	# SC A KEYS DIGITS ID...
+	local sc=$1 a=$2 ks=$3 dg=$4
+	shift 4
+	ph_want "$sc" "$a" "$ks" >"$WORK/ph-want"
+	printf '%s\n' "$@" | awk -v sc="$sc" -v ks="$ks" -v dg="$dg" '
+	NR == FNR { w[$1 " " $2 " " $3] = $4 " " $5 " " $6; next }
+	{	gsub(/[][" ]/, "", ks); nk = split(ks, k, ",")
+		split(dg, d, ","); row = sc " " $0
+		for (i = 1; i <= nk; i++) {
+			if (!((id = $0 " " k[i]) in w)) { row = row " -"; continue }
+			split(w[id], x, " ")
+			if (x[1] < 2) {
+				row = row " " sprintf("%.*f", d[i], x[2])
+				continue
+			}
+			p = d[i] ? d[i] : 1
+			row = row " " sprintf("%.*f\302\261%.*f", p, x[2], p, x[3])
+		}
+		print row }' "$WORK/ph-want" -
+}
+ph_table() {	# HEAD: its rows, blanks squeezed
+	sed -n "/^$1 (/,/^\$/p" "$WORK/ph/report.txt" | sed '1d; /^$/d' |
+		awk '{ $1 = $1 } 1'
+}
+
+# The per-phase records: per scheme and record, mean and Student t 95 %
+# interval over the runs that have the value, recomputed here; a run
+# without them or with a null counts in no n; rows in order of phase and
+# receiver, and of stream ("paced" order) and phase; a malformed record is
+# an error that names it; without them, no trace.
+summary_phases() {
+	local ks1='["flows","J","M","E","U"]' ks2='["mbps","fair_mbps","share"]'
+	local sc got want rows n
+	phase_runs
+	for sc in pfc fafc; do
+		ph_same $sc phases "$ks1" ||
+			check_err 1 "$sc phases: $(ph_got $sc phases "$ks1")"
+		ph_same $sc phase_streams "$ks2" ||
+			check_err 1 "$sc phase_streams: $(ph_got $sc phase_streams "$ks2")"
+	done
+	n=$(jq -r '[.schemes[] | .phases[] | select(.phase == 2 and .dst == 5) |
+		"\(.M.n)/\(.J.n)", (.flows.ci95 > 0)] | join(" ")' "$WORK/ph/report.json")
+	got=$(jq -c '[.schemes[0].runs[3] | .phases, .phase_streams],
+		.schemes[1].runs[2].phases[2].M' "$WORK/ph/report.json" | tr '\n' ' ')
+	ktap_note "phase 2 to host 5, M.n/J.n and flows varying: $n; pfc seed 4, fafc seed 3's M: $got"
+	[ "$PH_RC" = 0 ] && [ "$n" = "3/3 true 2/3 true" ] && [ "$got" = "[[],[]] null " ]
+	check_err $? "exit $PH_RC: $(cat "$WORK/ph.err")"
+
+	rows=$(ph_table phases)
+	want=$(echo "scheme phase to flows J M E U"
+		for sc in pfc fafc; do
+			ph_rows $sc phases "$ks1" 0,3,3,3,3 "1 5" "2 5" "2 6"
+		done)
+	ktap_note "$(echo "$rows" | sed -n 6p)"
+	[ "$rows" = "$want" ]
+	check_err $? "phases table: $rows; want: $want"
+	rows=$(ph_table "phase shares")
+	want=$(echo "scheme stream phase mbps fair_mbps share"
+		for sc in pfc fafc; do
+			ph_rows $sc phase_streams "$ks2" 2,2,3 "f1 1" "f1 2" "f2 2" "f0 1"
+		done)
+	[ "$rows" = "$want" ]
+	check_err $? "phase shares table: $rows; want: $want"
+
+	report_ab
+	[ "$(rj '[.schemes[] | has("phases"), has("phase_streams"),
+		(.runs[] | has("phases"))] | any')" = false ] &&
+		! grep -q '^phase' "$WORK/out/report.txt"
+	check_err $? "runs without phases: a phases key or table"
+	bad_summary '.phases = "5"' 'summary.json: "phases": expected an array'
+	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
+	bad_summary '.phases = [{"phase": 1, "dst": 5, "flows": 2, "J": 1,
+		"M": 1, "E": 0}]' 'summary.json: phases\[0\]\.U'
+	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
+	bad_summary '.phase_streams = [{"phase": "1", "name": "f1", "mbps": 1,
+		"fair_mbps": 1, "share": 1}]' 'summary.json: phase_streams\[0\]\.phase'
+	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
+	log_test "summary.json's phases and phase shares: per scheme with intervals; a malformed one named"
 }
 
 # summary.json's deepest queue and the incast receiver's: in kB, per run
