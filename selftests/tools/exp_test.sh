@@ -17,6 +17,8 @@ ALL_TESTS="
 	flows_per_seed
 	flows_per_seed_missing
 	report_order_sweep
+	phases_parsed
+	phases_metrics
 "
 USAGE_MORE="TAP on stdout."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -136,6 +138,77 @@ report_order_sweep() {
 		[ -s "$W/rep/sweep.png" ] && grep -q "sweep.png" "$W/out.txt"
 	check_err $? "exit $rc: $(head -n 2 "$W/err")"
 	log_test "--report: schemes in the file's order, and the file's sweep"
+}
+
+# "phases" and a paced stream's SECONDS accepted, and a bad one of each
+# refused with its line and key named.
+phases_parsed() {
+	local bad ok=0 rc
+	mkdir -p "$W/p"
+	printf '1\n0 1 3 100 1000 0\n' >"$W/p/flow.txt"
+	printf 'topology star:3\nflows flow.txt\nphases 4 4 2.5\npaced f1 0 2 20Mbps 0 150000000 12\nscheme a | pfc | pfc\n' \
+		>"$W/p/good.exp"
+	jobs "$W/p/good.exp" || ok=1
+	for bad in "phases 4 0" "phases 4 x" "phases" \
+		"paced f1 0 2 20Mbps 0 1500 0" "paced f1 0 2 20Mbps 0 1500 -1" \
+		"paced f1 0 2 20Mbps 0 1500 2 9"; do
+		sed "3c $bad" "$W/p/good.exp" >"$W/p/bad.exp"
+		"$EXP" --jobs --out "$W/out" "$W/p/bad.exp" >/dev/null 2>"$W/err"
+		rc=$?
+		[ $rc = 1 ] && grep -q "bad.exp:3: ${bad%% *}" "$W/err" || {
+			ok=1
+			ktap_note "'$bad': exit $rc, $(head -n 1 "$W/err")"
+		}
+	done
+	check_err $ok "good: $(head -n 1 "$W/err")"
+	log_test "phases and a paced stream's SECONDS: parsed, and bad values refused by line and key"
+}
+
+# tools/lib/phases.jq on streams of constant rates, against values worked
+# out by hand. Hosts 0..6 on 20 Mbit/s links: 1432-byte payloads in
+# 1538 bytes on the wire, 18.6216 Mbit/s of payload. Phases 4 4 4 s, each
+# measured over its last 2.8 s. f1 (6 Mbit/s offered, got 4), f2 and f3
+# (got 5), f4 (got 4.62) to host 5 throughout; f5 (got 3) to host 5 from
+# 4 to 8 s; f6 (14 offered, got 13.9) to host 6. Max-min at host 5: f1's
+# 6 is above the equal share, so each gets 18.6216 / 4 = 4.6554 (phase 2:
+# / 5 = 3.7243); at host 6, f6 its 14. Phase 1 at host 5: J = 18.62^2 /
+# (4 * 87.3444) = 0.99235, M = 5 / 4 = 1.25, E = sqrt(((4 / 4.6554 -
+# 1)^2 + 2 (5 / 4.6554 - 1)^2 + (4.62 / 4.6554 - 1)^2) / 4) = 0.08780,
+# U = 18.62 / 18.6216 = 0.99991; phase 2: M = 5 / 3 = 1.66667, U =
+# 21.62 / 18.6216 = 1.16102; f6's share 13.9 / 14 = 0.99286.
+phases_metrics() {
+	local got want links
+	mk() {
+		jq -c -n --arg n "$1" --argjson s "$2" --argjson d "$3" --argjson r "$4" \
+			--argjson g "$5" --argjson a "$6" --argjson b "$7" '
+			{name: $n, src: $s, dst: $d, bps: ($r * 1e6), dgram: 1432,
+			 t0: ($a * 1e9), t1: ($b * 1e9),
+			 sink: {first_ns: ($a * 1e9), bin_ns: 1e8,
+				bins: [range(0; ($b - $a) * 10) | $g * 1e6 / 80]}}'
+	}
+	{
+		mk f1 0 5 6 4 0 12
+		mk f2 1 5 20 5 0 12
+		mk f3 2 5 20 5 0 12
+		mk f4 3 5 20 4.62 0 12
+		mk f5 4 5 20 3 4 8
+		mk f6 0 6 14 13.9 0 12
+	} >"$W/ph.in"
+	links=$(jq -c -n '[range(0; 7) | {key: tostring,
+		value: {rate: 2500000, overhead: 24}}] | from_entries')
+	gojq -r -s -f "$TOP/tools/lib/phases.jq" --argjson len '[4, 4, 4]' \
+		--argjson links "$links" --argjson e 0 "$W/ph.in" >"$W/ph.out"
+	got=$(jq -r -s '(.[0][] | select(.dst == 5) | "\(.phase):\(.flows)",
+			([.J, .M, .E, .U] | map(. * 1e5 | round) | join(","))),
+		(.[1][] | select(.name == "f5" or .name == "f6" and .phase == 1) |
+			"\(.name)@\(.phase):" + ([.fair_mbps, .share] |
+			map(. * 1e4 | round) | join(",")))' \
+		<(tr ' ' '\n' <"$W/ph.out") | tr '\n' ' ')
+	want="1:4 99235,125000,8780,99991 2:5 97032,166667,25915,116102 3:4 99235,125000,8780,99991 f6@1:140000,9929 f5@2:37243,8055 "
+	ktap_note "got:  $got"
+	[ "$got" = "$want" ]
+	check_err $? "want: $want"
+	log_test "phases.jq: max-min fair shares, J, M, E and U per phase and receiver, as worked out by hand"
 }
 
 tests_run

@@ -18,9 +18,10 @@
 #   stats.json            every port's qdisc (tc -s -j) and link counters
 #   paced-NAME.json       a paced stream's sender line (fcq-gen paced)
 #   sinks.jsonl           what the sinks said of the paced streams
-#   summary.json          counts, start lags, CPU idle, the paced streams,
-#                         the deepest switch queue and the incast
-#                         receiver's, the verdict
+#   summary.json          counts, start lags, CPU idle, the paced streams
+#                         (and per phase, their rates and shares), the
+#                         deepest switch queue and the incast receiver's,
+#                         the verdict
 #   progress              one line per step, for the runner that waits
 #
 # Exit status: 0 done; 1 failed (a message says why); 3 done, but the
@@ -53,8 +54,11 @@ idx=${only%%:*} seed=${only#*:}
 	die "--run $only: the experiment has ${#schemes[@]} scheme(s)"
 spec=${schemes[$idx - 1]}
 sname=$(scheme_name "$idx")
+# "%s" in the qdiscs' options: the seed (each seed its own "seed %s")
 swq=$(echo "$spec" | cut -d'|' -f2 | xargs)
+swq=${swq//%s/$seed}
 hostq=$(echo "$spec" | cut -d'|' -f3 | xargs)
+hostq=${hostq//%s/$seed}
 dir=$out
 tag="[$sname seed $seed]"
 rm -f "$dir"/{scheme,seed,topology.txt,net.txt,flow.txt,fct.txt,lag.txt} \
@@ -164,13 +168,16 @@ read -r need span <<<"$(awk -v k="$scale" -v mtu="$mtu" -v n="$total" '
 		if (c == 1) first = $6
 		last = $6
 	}
-	# paced streams: NAME SRC DST RATE START BYTES, datagrams alone
+	# paced streams: NAME SRC DST RATE START BYTES [SECONDS], datagrams
+	# alone, no more than RATE sends in SECONDS
 	paced {
-		d = int(($6 + mtu - 45) / (mtu - 44))
-		fh += d * links[$2 " " $3]
 		r = $4; u = r; sub(/^[0-9.]+/, "", r); sub(/[A-Za-z]+$/, "", u)
 		m = r == "Gbps" ? 1e9 : r == "Mbps" ? 1e6 : r == "Kbps" ? 1e3 : 1
-		if ($6 * 8 / (u * m) > pt) pt = $6 * 8 / (u * m)
+		b = $6
+		if ($7 != "" && $7 * u * m / 8 < b) b = $7 * u * m / 8
+		d = int((b + mtu - 45) / (mtu - 44))
+		fh += d * links[$2 " " $3]
+		if (b * 8 / (u * m) > pt) pt = b * 8 / (u * m)
 	}
 	# victims: NAME SRC DST SECONDS, full frames and their ACKs
 	victim {
@@ -294,13 +301,14 @@ for v in "${victims[@]}"; do
 	gens+=($!)
 done
 for p in "${paceds[@]}"; do
-	# paced NAME SRC DST RATE START BYTES: UDP at RATE from epoch + START
-	read -r pname psrc pdst prate pstart pbytes <<<"$p"
+	# paced NAME SRC DST RATE START BYTES [SECONDS]: UDP at RATE from
+	# epoch + START, for SECONDS at most
+	read -r pname psrc pdst prate pstart pbytes psecs <<<"$p"
 	ns=$(awk -v h="$psrc" '$1 == "host" && $2 == h { print $3 }' "$dir/net.txt")
 	pip=$(awk -v h="$pdst" '$1 == "host" && $2 == h { print $5 }' "$dir/net.txt")
 	[ -n "$ns" ] && [ -n "$pip" ] || fail "paced $pname: no host $psrc or $pdst"
 	ip netns exec "$ns" fcq-gen paced -p 100 -t $((prio << 5)) \
-		-e "$(awk -v e="$epoch" -v s="$pstart" 'BEGIN { printf "%.0f", e + s * 1e9 }')" \
+		${psecs:+-d "$psecs"} -e "$(awk -v e="$epoch" -v s="$pstart" 'BEGIN { printf "%.0f", e + s * 1e9 }')" \
 		"$pip" "$prate" 0 "$pbytes" >"$dir/paced-$pname.json" &
 	gens+=($!)
 done
@@ -434,6 +442,39 @@ if [ ${#paceds[@]} -gt 0 ]; then
 	done
 fi
 
+# ---- per phase: the paced streams' rates and shares ---------------------------
+# (tools/lib/phases.jq says how)
+phases_j=null phase_streams=null
+if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
+	for p in "${paceds[@]}"; do
+		read -r pname psrc pdst _ _ _ psecs <<<"$p"
+		gojq -c -n --slurpfile snd "$dir/paced-$pname.json" \
+			--slurpfile sinks "$dir/sinks.jsonl" --arg name "$pname" \
+			--argjson src "$psrc" --argjson dst "$pdst" \
+			--argjson secs "${psecs:-null}" '
+			$snd[0] as $s
+			| {name: $name, src: $src, dst: $dst, bps: $s.rate_bps,
+			   dgram: $s.dgram, t0: $s.start_ns,
+			   t1: ($s.start_ns + 1e9 * ($secs //
+				($s.bytes * 8 / $s.rate_bps))),
+			   sink: ([$sinks[] | select(.flow == $s.flow and
+				.sport == $s.sport)][0])}' 2>/dev/null
+	done >"$dir/phase-streams.tmp"
+	# each host's link: bytes/s and the overhead its port adds
+	links=$(gojq -c -n --slurpfile st "$dir/stats.json" --rawfile net "$dir/net.txt" '
+		[$net | split("\n")[] | split(" ") | select(.[0] == "host")
+		 | .[2] as $ns | .[3] as $dev
+		 | {key: .[1], value: {rate: (.[5] | tonumber),
+			overhead: ([$st[0][] | select(.netns == $ns and .dev == $dev)
+				    | .tc.options.overhead][0] // 24)}}]
+		| from_entries')
+	read -r phases_j phase_streams < <(gojq -c -r -s -f "$TOP/tools/lib/phases.jq" \
+		--argjson len "$(printf '%s\n' "${phases[@]}" | gojq -s -c .)" \
+		--argjson links "$links" --argjson e "$epoch" \
+		"$dir/phase-streams.tmp") || fail "could not compute the phases' rates"
+	rm -f "$dir/phase-streams.tmp"
+fi
+
 # ---- the deepest queue, and the incast's ----------------------------------------
 # Of every switch port, its data queue over the flows' window, from its
 # time-weighted histogram (xstats "qhist", from the qdisc's start): its
@@ -518,13 +559,17 @@ gojq -n --arg s "$sname" --argjson seed "$seed" --argjson f "$total" \
 	--argjson cap $CAPACITY --argjson lost "$lost" --argjson paced "$paced" \
 	--argjson r "$reorders" --argjson queue "${queue:-null}" \
 	--argjson queue_incast "${queue_incast:-null}" \
+	--argjson phases "${phases_j:-null}" \
+	--argjson phase_streams "${phase_streams:-null}" \
 	--args '{scheme: $s, seed: $seed, flows: $f, completed: $c,
 	  incomplete: $i, reorders: $r, drops: $d, errors: $e, duration_s: $t,
 	  cpu_idle: $idle, start_lag: $lag, named: $named, paced: $paced,
 	  flows_md5: $md5, queue: $queue, queue_incast: $queue_incast,
 	  frames_per_s: {needed: $need, capacity: $cap}, link_lost: $lost,
 	  trusted: ($ARGS.positional | length == 0),
-	  untrusted: $ARGS.positional}' "${why[@]}" >"$dir/summary.json" ||
+	  untrusted: $ARGS.positional} + if $phases == null then {} else
+	  {phases: $phases, phase_streams: $phase_streams} end' "${why[@]}" \
+	>"$dir/summary.json" ||
 	fail "could not write summary.json"
 progress "done in ${elapsed}s: $(gojq -c '{completed, incomplete, reorders, drops, errors, cpu_idle, lag_p99_ms: ((.start_lag.p99_ns // 0) / 1e6), trusted}' "$dir/summary.json")"
 for w in "${why[@]}"; do
