@@ -72,8 +72,9 @@
  *                 over the last 70 % of the phase: "flows" (the streams
  *                 to it active in the phase, an integer), Jain's index
  *                 "J", max/min "M", the deviation from the max-min fair
- *                 shares "E" and the goodput over the link's payload
- *                 capacity "U"; any of J, M, E, U null: the run has no
+ *                 shares "E" and the receiver's goodput (of every
+ *                 paced stream) over its link's payload capacity "U";
+ *                 any of J, M, E, U null: the run has no
  *                 such value (M when a stream got nothing).
  *   phase_streams = summary.json "phase_streams", as written: per paced
  *                 stream and phase it was active in, its goodput "mbps",
@@ -259,8 +260,8 @@ static const struct ph_array {
 		"phases (per phase and receiver of paced streams, over the "
 		"last 70 % of the phase; to: the receiver host; flows: its "
 		"paced streams; J: Jain's index of their goodputs; M: max/min; "
-		"E: deviation from their max-min fair shares; U: goodput over "
-		"the link's payload capacity)",
+		"E: deviation from their max-min fair shares; U: the "
+		"receiver's goodput over its link's payload capacity)",
 	},
 	[PH_STREAM] = {
 		"phase_streams", { "stream", "phase" },

@@ -169,29 +169,34 @@ phases_parsed() {
 # 1538 bytes on the wire, 18.6216 Mbit/s of payload. Phases 4 4 4 s, each
 # measured over its last 2.8 s. f1 (6 Mbit/s offered, got 4), f2 and f3
 # (got 5), f4 (got 4.62) to host 5 throughout; f5 (got 3) to host 5 from
-# 4 to 8 s; f6 (14 offered, got 13.9) to host 6. Max-min at host 5: f1's
+# 4 to 8 s, its queue draining until 9.5 s; f6 (14 offered, got 13.9) to
+# host 6. Max-min at host 5: f1's
 # 6 is above the equal share, so each gets 18.6216 / 4 = 4.6554 (phase 2:
 # / 5 = 3.7243); at host 6, f6 its 14. Phase 1 at host 5: J = 18.62^2 /
 # (4 * 87.3444) = 0.99235, M = 5 / 4 = 1.25, E = sqrt(((4 / 4.6554 -
 # 1)^2 + 2 (5 / 4.6554 - 1)^2 + (4.62 / 4.6554 - 1)^2) / 4) = 0.08780,
 # U = 18.62 / 18.6216 = 0.99991; phase 2: M = 5 / 3 = 1.66667, U =
-# 21.62 / 18.6216 = 1.16102; f6's share 13.9 / 14 = 0.99286.
+# 21.62 / 18.6216 = 1.16102; phase 3: f5 is not one of its streams, but
+# its 3 Mbit/s from 9.2 to 9.5 s take 3 * 0.3 / 2.8 = 0.32143 of d's
+# link: U = 18.94143 / 18.6216 = 1.01718; f6's share 13.9 / 14 = 0.99286.
 phases_metrics() {
 	local got want links
+	# NAME SRC DST OFFERED GOT FROM TO [DATA_UNTIL] (Mbit/s, s)
 	mk() {
 		jq -c -n --arg n "$1" --argjson s "$2" --argjson d "$3" --argjson r "$4" \
-			--argjson g "$5" --argjson a "$6" --argjson b "$7" '
+			--argjson g "$5" --argjson a "$6" --argjson b "$7" \
+			--argjson c "${8:-$7}" '
 			{name: $n, src: $s, dst: $d, bps: ($r * 1e6), dgram: 1432,
 			 t0: ($a * 1e9), t1: ($b * 1e9),
 			 sink: {first_ns: ($a * 1e9), bin_ns: 1e8,
-				bins: [range(0; ($b - $a) * 10) | $g * 1e6 / 80]}}'
+				bins: [range(0; ($c - $a) * 10 | round) | $g * 1e6 / 80]}}'
 	}
 	{
 		mk f1 0 5 6 4 0 12
 		mk f2 1 5 20 5 0 12
 		mk f3 2 5 20 5 0 12
 		mk f4 3 5 20 4.62 0 12
-		mk f5 4 5 20 3 4 8
+		mk f5 4 5 20 3 4 8 9.5
 		mk f6 0 6 14 13.9 0 12
 	} >"$W/ph.in"
 	links=$(jq -c -n '[range(0; 7) | {key: tostring,
@@ -204,7 +209,7 @@ phases_metrics() {
 			"\(.name)@\(.phase):" + ([.fair_mbps, .share] |
 			map(. * 1e4 | round) | join(",")))' \
 		<(tr ' ' '\n' <"$W/ph.out") | tr '\n' ' ')
-	want="1:4 99235,125000,8780,99991 2:5 97032,166667,25915,116102 3:4 99235,125000,8780,99991 f6@1:140000,9929 f5@2:37243,8055 "
+	want="1:4 99235,125000,8780,99991 2:5 97032,166667,25915,116102 3:4 99235,125000,8780,101718 f6@1:140000,9929 f5@2:37243,8055 "
 	ktap_note "got:  $got"
 	[ "$got" = "$want" ]
 	check_err $? "want: $want"

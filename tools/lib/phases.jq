@@ -17,7 +17,9 @@
 # "dgram" payload bytes takes 82 bytes of headers and the port's overhead
 # on the wire), and over them Jain's index J, max/min M, the deviation
 # from the fair shares E = sqrt(mean(((x - F) / F)^2)) and the utilization
-# U = sum / capacity.
+# U: what the receiver got of every paced stream over its capacity (a
+# stream whose schedule ended may still drain what it had queued: it
+# takes its part of the link, not of the fair shares).
 #
 # Output, one line: the per-receiver records, a space, the per-stream
 # ones (JSON arrays):
@@ -47,10 +49,12 @@ def mbps(a; b): .sink as $k
  | ($e + 1e9 * ($len[:$p] | add // 0)) as $p0
  | ($p0 + 1e9 * $len[$p]) as $p1
  | ($p1 - 0.7 * 1e9 * $len[$p]) as $w0
- | [$streams[] | select(.sink != null and .t0 <= $w0 and .t1 >= $p1)]
+ | [$streams[] | select(.sink != null)]
  | group_by(.dst)[]
  | (cap(.[0].dst; .[0].dgram) / 1e6) as $c
- | [.[] | .x = mbps($w0; $p1)] as $g
+ | ([.[] | mbps($w0; $p1)] | add) as $all
+ | [.[] | select(.t0 <= $w0 and .t1 >= $p1) | .x = mbps($w0; $p1)] as $g
+ | select($g | length > 0)
  | ([$g[] | [.bps, cap(.src; .dgram)] | min / 1e6] | fair($c)) as $f
  | [range(0; $g | length) as $i
     | {phase: ($p + 1), dst: $g[$i].dst, name: $g[$i].name,
@@ -63,5 +67,5 @@ def mbps(a; b): .sink as $k
 	($n * ([$r[].mbps | . * .] | add)) else null end),
     M: ([$r[].mbps] | if min > 0 then max / min else null end),
     E: (([$r[] | (.share - 1) | . * .] | add) / $n | sqrt),
-    U: ($sum / $c), streams: $r}]
+    U: ($all / $c), streams: $r}]
 | "\(map(del(.streams)) | tojson) \([.[].streams[] | del(.dst)] | tojson)"
