@@ -28,8 +28,14 @@
 #                         fcq-gen sink's FILE holds N streams' lines (a
 #                         sink reports a stream 1 s after it falls silent,
 #                         and a full buffer may still be draining it)
+#   epoch_in SECONDS      CLOCK_MONOTONIC now + SECONDS, in ns (fcq-gen -e)
+#   until_ns NS           sleep until CLOCK_MONOTONIC reaches NS
 #   cleanup               end what was started here, delete every namespace
 #                         made here (also on exit)
+#
+# star tunes the machine for the links (netdev_max_backlog, ksoftirqd's
+# priority); on exit the settings are put back, so that the next suite in
+# the same guest starts from the machine as it was.
 
 FCQ_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export TC_LIB_DIR=$FCQ_TOP/build/tc
@@ -39,6 +45,7 @@ NET_MODE=bridge
 NET_MTU=${NET_MTU:-1500}
 NET_PIDS=()
 NET_CAP=
+NET_TUNED=()	# SYSCTL=VALUE and PID:NICE as they were before star
 
 cleanup() {
 	local ns
@@ -49,7 +56,32 @@ cleanup() {
 		case "$ns" in sw | h-*) ip netns del "$ns" ;; esac
 	done
 }
-trap cleanup EXIT
+
+net_tune() {
+	local p
+	[ ${#NET_TUNED[@]} = 0 ] || return 0
+	NET_TUNED=("net.core.netdev_max_backlog=$(sysctl -n net.core.netdev_max_backlog)")
+	for p in $(pgrep ksoftirqd); do
+		NET_TUNED+=("$p:$(ps -o ni= -p "$p" | xargs)")
+	done
+	# Our links deliver bursts after late timer wake-ups: room for them.
+	sysctl -qw net.core.netdev_max_backlog=10000
+	# The switches' data path must not queue behind the hosts' programs
+	# (nice, not SCHED_FIFO: that would starve RCU's kthreads).
+	for p in $(pgrep ksoftirqd); do renice -n -20 -p "$p" >/dev/null; done
+}
+
+net_untune() {
+	local t
+	for t in "${NET_TUNED[@]}"; do
+		case "$t" in
+		*=*) sysctl -qw "$t" ;;
+		*) renice -n "${t#*:}" -p "${t%%:*}" >/dev/null 2>&1 ;;
+		esac
+	done
+	NET_TUNED=()
+}
+trap 'cleanup; net_untune' EXIT
 
 nsx() {
 	local ns=$1
@@ -85,11 +117,7 @@ star() {
 	shift
 	NET_HOSTS=("$@")
 	cleanup
-	# Our links deliver bursts after late timer wake-ups: room for them.
-	sysctl -qw net.core.netdev_max_backlog=10000
-	# The switches' data path must not queue behind the hosts' programs
-	# (nice, not SCHED_FIFO: that would starve RCU's kthreads).
-	for p in $(pgrep ksoftirqd); do renice -n -20 -p "$p" >/dev/null; done
+	net_tune
 	ip netns add sw
 	nsx sw ip link set lo up
 	if [ "$NET_MODE" = bridge ]; then
@@ -228,4 +256,9 @@ reported() {
 # CLOCK_MONOTONIC now + SECONDS, in ns: a start time for fcq-gen -e.
 epoch_in() {
 	awk -v n="$(fcq-gen now)" -v s="$1" 'BEGIN { printf "%.0f\n", n + s * 1e9 }'
+}
+
+until_ns() {
+	sleep "$(awk -v t="$1" -v n="$(fcq-gen now)" 'BEGIN {
+		d = (t - n) / 1e9; printf "%.3f", (d > 0 ? d : 0) }')"
 }

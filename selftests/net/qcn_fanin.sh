@@ -108,12 +108,6 @@ lags() {
 	echo "sw-d $(xstat sw sw-d '.tx_lag_ns // 0')"
 }
 
-# Sleep until CLOCK_MONOTONIC reaches $1 ns.
-until_ns() {
-	sleep "$(awk -v t="$1" -v n="$(fcq-gen now)" 'BEGIN {
-		d = (t - n) / 1e9; printf "%.3f", (d > 0 ? d : 0) }')"
-}
-
 # The CNMs the switch's CPs have sent.
 cnms_sent() {
 	local h
