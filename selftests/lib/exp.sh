@@ -18,6 +18,11 @@
 #       to host stalls (both measured by fcq-exp).
 #   exp_why OUT
 #       why OUT's runs were untrusted, on one line.
+#   exp_losses REPORT
+#       of fcq-report's REPORT (report.json), every run's paced streams
+#       that lost, reordered or duplicated datagrams and its drops, as a
+#       JSON array of "SCHEME STREAM" and "SCHEME drops N" ([]: none; empty
+#       output: no report)
 #   exp_copy FILE COPY [SED-OPTION...]
 #       a copy of the experiment FILE that works from anywhere: the paths
 #       of its topology, flows and workload files made absolute, then the
@@ -33,6 +38,14 @@ exp_stalled() {
 
 exp_why() {
 	gojq -rs '[.[].untrusted[]] | join("; ")' "$1"/scheme-*/seed-*/summary.json
+}
+
+exp_losses() {
+	gojq -c '[.schemes[] | .scheme as $s | .runs[] as $r
+		| ($r.paced[] | select(.lost > 0 or .reorders > 0 or .dups > 0)
+		   | "\($s) \(.name)"),
+		  (select(($r.drops // 0) > 0) | "\($s) drops \($r.drops)")]' \
+		"$1" 2>/dev/null
 }
 
 exp_copy() {

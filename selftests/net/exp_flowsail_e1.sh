@@ -79,11 +79,7 @@ runs_trusted() {
 lossless_in_order() {
 	local bad
 	e1_run
-	bad=$(gojq -c '[.schemes[] | .scheme as $s | .runs[0] as $r
-		| ($r.paced[] | select(.lost > 0 or .reorders > 0 or .dups > 0)
-		   | "\($s) \(.name)"),
-		  (select(($r.drops // 0) > 0) | "\($s) drops \($r.drops)")]' \
-		"$OUT/e1/report.json" 2>/dev/null)
+	bad=$(exp_losses "$OUT/e1/report.json")
 	ktap_note "streams lost, reordered or duplicated, and drops: ${bad:-no report}"
 	[ "$bad" = "[]" ]
 	check_err $? "${bad:-no report}"
