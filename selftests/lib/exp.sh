@@ -23,6 +23,10 @@
 #       that lost, reordered or duplicated datagrams and its drops, as a
 #       JSON array of "SCHEME STREAM" and "SCHEME drops N" ([]: none; empty
 #       output: no report)
+#   exp_check_trusted OUT RC
+#       check_err unless RC (exp_run's EXP_RC) is 0, saying why
+#   exp_check_lossless REPORT
+#       exp_losses as a TAP comment; check_err unless it is []
 #   exp_copy FILE COPY [SED-OPTION...]
 #       a copy of the experiment FILE that works from anywhere: the paths
 #       of its topology, flows and workload files made absolute, then the
@@ -46,6 +50,19 @@ exp_losses() {
 		   | "\($s) \(.name)"),
 		  (select(($r.drops // 0) > 0) | "\($s) drops \($r.drops)")]' \
 		"$1" 2>/dev/null
+}
+
+exp_check_trusted() {
+	[ "$2" = 0 ]
+	check_err $? "fcq-exp exit $2: $(exp_why "$1") $(tail -n 3 "$1.log")"
+}
+
+exp_check_lossless() {
+	local bad
+	bad=$(exp_losses "$1")
+	ktap_note "streams lost, reordered or duplicated, and drops: ${bad:-no report}"
+	[ "$bad" = "[]" ]
+	check_err $? "${bad:-no report}"
 }
 
 exp_copy() {

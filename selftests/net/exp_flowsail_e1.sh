@@ -71,18 +71,13 @@ within() { awk -v v="$1" -v r="$2" -v f="$3" 'BEGIN { exit !(v >= (1 - f) * r &&
 
 runs_trusted() {
 	e1_run
-	[ "$E1_RC" = 0 ]
-	check_err $? "fcq-exp exit $E1_RC: $(exp_why "$OUT/e1") $(tail -n 3 "$OUT/e1.log")"
+	exp_check_trusted "$OUT/e1" "$E1_RC"
 	log_test "flowsail, bfc and ideal ran, their times trusted"
 }
 
 lossless_in_order() {
-	local bad
 	e1_run
-	bad=$(exp_losses "$OUT/e1/report.json")
-	ktap_note "streams lost, reordered or duplicated, and drops: ${bad:-no report}"
-	[ "$bad" = "[]" ]
-	check_err $? "${bad:-no report}"
+	exp_check_lossless "$OUT/e1/report.json"
 	log_test "every scheme: no stream lost, reordered or duplicated, no drop"
 }
 

@@ -62,18 +62,13 @@ v() { ph "$1" '[.[] | select(.name == "f6") | .share * 1000 | round / 1000] | jo
 
 runs_trusted() {
 	b_run
-	[ "$B_RC" = 0 ]
-	check_err $? "fcq-exp exit $B_RC: $(exp_why "$OUT/b") $(tail -n 3 "$OUT/b.log")"
+	exp_check_trusted "$OUT/b" "$B_RC"
 	log_test "C0, C2 and C3 ran, their times trusted"
 }
 
 nothing_lost() {
-	local bad
 	b_run
-	bad=$(exp_losses "$OUT/b/report.json")
-	ktap_note "streams lost, reordered or duplicated, and drops: ${bad:-no report}"
-	[ "$bad" = "[]" ]
-	check_err $? "${bad:-no report}"
+	exp_check_lossless "$OUT/b/report.json"
 	log_test "every configuration: no stream lost, reordered or duplicated, no drop"
 }
 
