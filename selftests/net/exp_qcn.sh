@@ -95,8 +95,8 @@ phases_measured() {
 
 # C3: f6's frames leave s1's input at once (e is idle), so the CP seldom
 # names it; the flows to d each hold a backlog at their input, and the
-# output's round robin gives each its fair share. The margins are the
-# digest of the paper's criteria (V >= 0.9, f1 within 15 % of its fair
+# output's round robin gives each its fair share. The margins are our
+# pass criteria from the paper's claims (V >= 0.9, f1 within 15 % of its fair
 # share, U >= 0.9 at d); over the 10 runs of `make repro` (5 seeds, 6.1
 # and 6.12), V was 0.98 to 1.02 and f1's share 0.91 to 1.00 in every
 # phase, U 0.991 or more.

@@ -169,7 +169,7 @@ metrics() {
 
 # Input CPs with occupancy sampling: every input holds its own backlog,
 # so the output's round robin gives each flow its share. The margins are
-# the (M <= 1.15, E <= 0.05 in every phase); in 10 runs on 6.1
+# our pass criteria (M <= 1.15, E <= 0.05 in every phase); in 10 runs on 6.1
 # and 6.12 (qcn.rst, "Testing") M never exceeded 1.01.
 fair_at_inputs() {
 	local m
