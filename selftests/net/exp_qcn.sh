@@ -74,11 +74,15 @@ nothing_lost() {
 
 # Per run: d's phases hold 4, 5 and 4 streams (f5 joins in the second and
 # stops with it), e's f6 alone; f1's fair share at d is the line's
-# payload over 4, 5 and 4 (its 6 Mbit/s is above them), f6's its 14.
+# payload over 4, 5 and 4 (its 6 Mbit/s is above them), f6's its 14. f5's
+# sender stopped within its 4 s (fcq-gen paced -d), short of its bytes.
 phases_measured() {
-	local s got bad=
+	local s got f5 bad=
 	b_run
 	for s in C0-pause C2-in-arr C3-in-occ; do
+		f5=$(gojq -r '.sent < .bytes and .end_ns - .start_ns < 4e9' \
+			"$OUT"/b/scheme-*-"$s"/seed-1/paced-f5.json 2>/dev/null)
+		[ "$f5" = true ] || bad="$bad $s:f5-not-stopped"
 		got=$(gojq -r --arg s "$s" '.schemes[] | select(.scheme == $s) | .runs[0]
 			| ([.phases[] | "\(.dst):\(.flows)"] | join(" ")) + " / " +
 			  ([.phase_streams[] | select(.name == "f1" or .name == "f6")

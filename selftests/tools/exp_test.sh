@@ -149,9 +149,11 @@ phases_parsed() {
 	printf 'topology star:3\nflows flow.txt\nphases 4 4 2.5\npaced f1 0 2 20Mbps 0 150000000 12\nscheme a | pfc | pfc\n' \
 		>"$W/p/good.exp"
 	jobs "$W/p/good.exp" || ok=1
-	for bad in "phases 4 0" "phases 4 x" "phases" \
+	# (the values go on as JSON numbers: no ".5", no "04")
+	for bad in "phases 4 0" "phases 4 x" "phases" "phases .5 4" "phases 04" \
 		"paced f1 0 2 20Mbps 0 1500 0" "paced f1 0 2 20Mbps 0 1500 -1" \
-		"paced f1 0 2 20Mbps 0 1500 2 9"; do
+		"paced f1 0 2 20Mbps 0 1500 2 9" "paced f1 0 2 20Mbps 0 1500 .5" \
+		"paced f1 0 02 20Mbps 0 1500"; do
 		sed "3c $bad" "$W/p/good.exp" >"$W/p/bad.exp"
 		"$EXP" --jobs --out "$W/out" "$W/p/bad.exp" >/dev/null 2>"$W/err"
 		rc=$?
@@ -160,6 +162,11 @@ phases_parsed() {
 			ktap_note "'$bad': exit $rc, $(head -n 1 "$W/err")"
 		}
 	done
+	# phases, but no paced stream to measure
+	sed '/^paced /d' "$W/p/good.exp" >"$W/p/bad.exp"
+	"$EXP" --jobs --out "$W/out" "$W/p/bad.exp" >/dev/null 2>"$W/err" &&
+		{ ok=1; ktap_note "phases without paced streams accepted"; }
+	grep -q "phases measure paced streams" "$W/err" || ok=1
 	check_err $ok "good: $(head -n 1 "$W/err")"
 	log_test "phases and a paced stream's SECONDS: parsed, and bad values refused by line and key"
 }

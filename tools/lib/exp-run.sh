@@ -455,10 +455,11 @@ if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
 			$snd[0] as $s
 			| {name: $name, src: $src, dst: $dst, bps: $s.rate_bps,
 			   dgram: $s.dgram, t0: $s.start_ns,
-			   t1: ($s.start_ns + 1e9 * ($secs //
-				($s.bytes * 8 / $s.rate_bps))),
+			   t1: ($s.start_ns + 1e9 * ([$secs,
+				$s.bytes * 8 / $s.rate_bps] | map(values) | min)),
 			   sink: ([$sinks[] | select(.flow == $s.flow and
-				.sport == $s.sport)][0])}' 2>/dev/null
+				.sport == $s.sport)][0])}' 2>/dev/null ||
+			echo '{"sink": null}'
 	done >"$dir/phase-streams.tmp"
 	# each host's link: bytes/s and the overhead its port adds
 	links=$(gojq -c -n --slurpfile st "$dir/stats.json" --rawfile net "$dir/net.txt" '
@@ -468,10 +469,18 @@ if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
 			overhead: ([$st[0][] | select(.netns == $ns and .dev == $dev)
 				    | .tc.options.overhead][0] // 24)}}]
 		| from_entries')
-	read -r phases_j phase_streams < <(gojq -c -r -s -f "$TOP/tools/lib/phases.jq" \
-		--argjson len "$(printf '%s\n' "${phases[@]}" | gojq -s -c .)" \
-		--argjson links "$links" --argjson e "$epoch" \
-		"$dir/phase-streams.tmp") || fail "could not compute the phases' rates"
+	# a stream without its sender's and its sink's lines (errors.txt says
+	# so, and the run fails) would leave the phases' shares wrong: none
+	if gojq -se 'any(.sink == null)' "$dir/phase-streams.tmp" >/dev/null; then
+		progress "phases: a paced stream was not reported; no per-phase rates"
+	else
+		read -r phases_j phase_streams < <(gojq -c -r -s \
+			-f "$TOP/tools/lib/phases.jq" \
+			--argjson len "$(printf '%s\n' "${phases[@]}" | gojq -s -c .)" \
+			--argjson links "$links" --argjson e "$epoch" \
+			"$dir/phase-streams.tmp") ||
+			fail "could not compute the phases' rates"
+	fi
 	rm -f "$dir/phase-streams.tmp"
 fi
 
