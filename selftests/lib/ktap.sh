@@ -23,9 +23,13 @@
 #                           exactly once is failed for it
 #   check_err STATUS MSG    fail the running case with MSG unless STATUS is 0
 #   check_fail STATUS MSG   fail it with MSG if STATUS is 0
+#   check_skip WHY          skip the running case, saying WHY, unless a check
+#                           failed: what it judges could not be measured here
 #   log_test NAME           report the running case: ok unless a check failed
+#                           or it was skipped
 
 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLAN=0 RET=0 RETMSG=
+RETSKIP=
 
 ktap_plan() {
 	KTAP_PLAN=$1
@@ -109,11 +113,17 @@ check_fail() {
 	fi
 }
 
+check_skip() {
+	[ -n "$RETSKIP" ] || RETSKIP=$1
+}
+
 log_test() {
-	if [ "$RET" = 0 ]; then
-		ktap_pass "$1"
-	else
+	if [ "$RET" != 0 ]; then
 		ktap_fail "$1" "$RETMSG"
+	elif [ -n "$RETSKIP" ]; then
+		ktap_skip "$1" "$RETSKIP"
+	else
+		ktap_pass "$1"
 	fi
 }
 
@@ -121,7 +131,7 @@ log_test() {
 tests_run() {
 	local __ktap_t __ktap_n
 	for __ktap_t in $(tests_selected); do
-		RET=0 RETMSG= __ktap_n=$KTAP_N
+		RET=0 RETMSG='' RETSKIP='' __ktap_n=$KTAP_N
 		"$__ktap_t"
 		[ $((KTAP_N - __ktap_n)) = 1 ] || ktap_fail "$__ktap_t" \
 			"reported $((KTAP_N - __ktap_n)) results, not one"

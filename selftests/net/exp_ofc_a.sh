@@ -54,8 +54,7 @@ paced() {
 
 runs_trusted() {
 	a_run
-	[ "$A_RC" = 0 ]
-	check_err $? "fcq-exp exit $A_RC: $(exp_why "$OUT/a") $(tail -n 3 "$OUT/a.log")"
+	exp_check_trusted "$OUT/a" "$A_RC"
 	log_test "pfc and ofc ran, their times trusted"
 }
 

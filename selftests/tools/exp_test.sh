@@ -19,6 +19,7 @@ ALL_TESTS="
 	report_order_sweep
 	phases_parsed
 	phases_metrics
+	trusted_stalled_skipped
 "
 USAGE_MORE="TAP on stdout."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -26,6 +27,7 @@ usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/exp.sh"
 
 EXP=$TOP/tools/fcq-exp
 W=$(mktemp -d)
@@ -221,6 +223,39 @@ phases_metrics() {
 	[ "$got" = "$want" ]
 	check_err $? "want: $want"
 	log_test "phases.jq: max-min fair shares, J, M, E and U per phase and receiver, as worked out by hand"
+}
+
+# verdict OUT RC UNTRUSTED...: how exp_check_trusted judges a run whose
+# summary.json lists UNTRUSTED reasons and fcq-exp's exit RC.
+verdict() {
+	local out=$W/$1 rc=$2
+	shift 2
+	mkdir -p "$out/scheme-1-a/seed-1"
+	printf '%s\n' "$@" | jq -R . | jq -s '{untrusted: .}' \
+		>"$out/scheme-1-a/seed-1/summary.json"
+	: >"$out.log"
+	(
+		RET=0 RETMSG='' RETSKIP=''
+		exp_check_trusted "$out" "$rc"
+		if [ "$RET" != 0 ]; then echo fail
+		elif [ -n "$RETSKIP" ]; then echo skip
+		else echo pass
+		fi
+	)
+}
+
+# A run the host stalled in every try is skipped, saying so; any other
+# reason to distrust it fails the case, stalls or not.
+trusted_stalled_skipped() {
+	local lag="3 of 40 flows started later than their own standalone FCT"
+	local lost="port sw-d lost 120 ms of link time to host stalls (3.0 % of the run)"
+	local got
+	got="$(verdict ok 0) $(verdict lag 3 "$lag") $(verdict lost 3 "$lost")"
+	got+=" $(verdict both 3 "$lag" "$lost") $(verdict other 3 "the guest's clock jumped")"
+	got+=" $(verdict mixed 3 "$lost" "the guest's clock jumped") $(verdict crash 1)"
+	[ "$got" = "pass skip skip skip fail fail fail" ]
+	check_err $? "got $got, want pass skip skip skip fail fail fail"
+	log_test "exp_check_trusted: stalls alone skip, anything else fails"
 }
 
 tests_run
