@@ -402,6 +402,28 @@ w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
 	"$dir/flow.txt" "$dir/fct.txt")
 
 # ---- the paced streams -------------------------------------------------------------
+# Each stream's sender line and its sink's, matched once (by the sender's
+# flow and source port): one JSON line per stream, with its source host's
+# port and its line's SECONDS (null without), in paced.tmp.
+if [ ${#paceds[@]} -gt 0 ]; then
+	for p in "${paceds[@]}"; do
+		read -r pname psrc pdst _ _ _ psecs <<<"$p"
+		read -r ns dev < <(awk -v h="$psrc" '$1 == "host" && $2 == h { print $3, $4 }' "$dir/net.txt")
+		gojq -c -n --slurpfile snd "$dir/paced-$pname.json" \
+			--slurpfile sinks "$dir/sinks.jsonl" --arg name "$pname" \
+			--argjson src "$psrc" --argjson dst "$pdst" --arg ns "$ns" \
+			--arg dev "$dev" --argjson secs "${psecs:-null}" '
+			$snd[0] as $s
+			| {name: $name, src: $src, dst: $dst, ns: $ns, dev: $dev,
+			   secs: $secs, snd: $s,
+			   sink: ([$sinks[] | select(.flow == $s.flow and
+				.sport == $s.sport)][0])}' 2>/dev/null ||
+			gojq -c -n --arg name "$pname" '{name: $name, sink: null}'
+	done >"$dir/paced.tmp"
+	gojq -r 'select(.sink == null) | "paced \(.name): no report of the stream from its sender and its sink"' \
+		"$dir/paced.tmp" >>"$dir/errors.txt"
+fi
+
 # Per stream: the sink's counts; its goodput while the flows ran (from the
 # flows' epoch to the last flow's end, real time), from the sink's bins,
 # a bin straddling an edge counted pro rata; its completion time (the last
@@ -410,57 +432,30 @@ w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
 # PAUSEs.
 paced="[]"
 if [ ${#paceds[@]} -gt 0 ]; then
-	for p in "${paceds[@]}"; do
-		read -r pname psrc _ <<<"$p"
-		read -r ns dev < <(awk -v h="$psrc" '$1 == "host" && $2 == h { print $3, $4 }' "$dir/net.txt")
-		one=$(gojq -c -n --slurpfile snd "$dir/paced-$pname.json" \
-			--slurpfile sinks "$dir/sinks.jsonl" \
-			--slurpfile st "$dir/stats.json" --arg name "$pname" \
-			--arg ns "$ns" --arg dev "$dev" --argjson w0 "$epoch" \
-			--argjson w1 "$w1" '
-			$snd[0] as $s
-			| [$sinks[] | select(.flow == $s.flow and .sport == $s.sport)][0] as $k
-			| select($k != null)
-			| {name: $name, bytes: $k.bytes, lost: $k.lost, dups: $k.dups,
-			   reorders: $k.reorders,
-			   fct_ms: (($k.last_ns - $s.start_ns) / 1e6),
-			   mbps: (([range(0; $k.bins | length) as $i
-				   | ($k.first_ns + $i * $k.bin_ns) as $b0
-				   | ([$b0 + $k.bin_ns, $w1] | min) - ([$b0, $w0] | max)
-				   | if . > 0 then . / $k.bin_ns * $k.bins[$i] else 0 end]
-				  | add // 0) * 8 / (($w1 - $w0) / 1e3)),
-			   window_ms: (($w1 - $w0) / 1e6),
-			   src_pauses: ([$st[0][] | select(.netns == $ns and .dev == $dev)
-				| (.tc.rx_pause // 0) + (.tc.kp.rx_pause // 0) +
-				  ([.tc.prio[]?.pfc_rx // 0] | add // 0)] | add // 0)}' \
-			2>/dev/null)
-		if [ -z "$one" ]; then
-			echo "paced $pname: no report of the stream from its sender and its sink" >>"$dir/errors.txt"
-			continue
-		fi
-		paced=$(echo "$paced" | gojq -c --argjson o "$one" '. + [$o]')
-	done
+	paced=$(gojq -c -s --slurpfile st "$dir/stats.json" --argjson w0 "$epoch" \
+		--argjson w1 "$w1" '
+		[.[] | select(.sink != null) | .snd as $s | .sink as $k
+		 | .ns as $ns | .dev as $dev
+		 | {name, bytes: $k.bytes, lost: $k.lost, dups: $k.dups,
+		    reorders: $k.reorders,
+		    fct_ms: (($k.last_ns - $s.start_ns) / 1e6),
+		    mbps: (([range(0; $k.bins | length) as $i
+			    | ($k.first_ns + $i * $k.bin_ns) as $b0
+			    | ([$b0 + $k.bin_ns, $w1] | min) - ([$b0, $w0] | max)
+			    | if . > 0 then . / $k.bin_ns * $k.bins[$i] else 0 end]
+			   | add // 0) * 8 / (($w1 - $w0) / 1e3)),
+		    window_ms: (($w1 - $w0) / 1e6),
+		    src_pauses: ([$st[0][] | select(.netns == $ns and .dev == $dev)
+			| (.tc.rx_pause // 0) + (.tc.kp.rx_pause // 0) +
+			  ([.tc.prio[]?.pfc_rx // 0] | add // 0)] | add // 0)}]' \
+		"$dir/paced.tmp") || fail "could not summarize the paced streams"
 fi
 
 # ---- per phase: the paced streams' rates and shares ---------------------------
-# (tools/lib/phases.jq says how)
+# (tools/lib/phases.jq says how; a stream ends at its SECONDS or when its
+# bytes at its rate are sent, whichever is first)
 phases_j=null phase_streams=null
 if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
-	for p in "${paceds[@]}"; do
-		read -r pname psrc pdst _ _ _ psecs <<<"$p"
-		gojq -c -n --slurpfile snd "$dir/paced-$pname.json" \
-			--slurpfile sinks "$dir/sinks.jsonl" --arg name "$pname" \
-			--argjson src "$psrc" --argjson dst "$pdst" \
-			--argjson secs "${psecs:-null}" '
-			$snd[0] as $s
-			| {name: $name, src: $src, dst: $dst, bps: $s.rate_bps,
-			   dgram: $s.dgram, t0: $s.start_ns,
-			   t1: ($s.start_ns + 1e9 * ([$secs,
-				$s.bytes * 8 / $s.rate_bps] | map(values) | min)),
-			   sink: ([$sinks[] | select(.flow == $s.flow and
-				.sport == $s.sport)][0])}' 2>/dev/null ||
-			echo '{"sink": null}'
-	done >"$dir/phase-streams.tmp"
 	# each host's link: bytes/s and the overhead its port adds
 	links=$(gojq -c -n --slurpfile st "$dir/stats.json" --rawfile net "$dir/net.txt" '
 		[$net | split("\n")[] | split(" ") | select(.[0] == "host")
@@ -471,18 +466,22 @@ if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
 		| from_entries')
 	# a stream without its sender's and its sink's lines (errors.txt says
 	# so, and the run fails) would leave the phases' shares wrong: none
-	if gojq -se 'any(.sink == null)' "$dir/phase-streams.tmp" >/dev/null; then
+	if gojq -se 'any(.sink == null)' "$dir/paced.tmp" >/dev/null; then
 		progress "phases: a paced stream was not reported; no per-phase rates"
 	else
-		read -r phases_j phase_streams < <(gojq -c -r -s \
-			-f "$TOP/tools/lib/phases.jq" \
+		read -r phases_j phase_streams < <(gojq -c '.snd as $s
+			| {name, src, dst, bps: $s.rate_bps, dgram: $s.dgram,
+			   t0: $s.start_ns,
+			   t1: ($s.start_ns + 1e9 * ([.secs,
+				$s.bytes * 8 / $s.rate_bps] | map(values) | min)),
+			   sink}' "$dir/paced.tmp" |
+			gojq -c -r -s -f "$TOP/tools/lib/phases.jq" \
 			--argjson len "$(printf '%s\n' "${phases[@]}" | gojq -s -c .)" \
-			--argjson links "$links" --argjson e "$epoch" \
-			"$dir/phase-streams.tmp") ||
+			--argjson links "$links" --argjson e "$epoch") ||
 			fail "could not compute the phases' rates"
 	fi
-	rm -f "$dir/phase-streams.tmp"
 fi
+rm -f "$dir/paced.tmp"
 
 # ---- the deepest queue, and the incast's ----------------------------------------
 # Of every switch port, its data queue over the flows' window, from its
