@@ -53,7 +53,8 @@
  *       have passed since START (a backlogged source that leaves: its
  *       send time, not its schedule, decides). PACED_MARKS end markers
  *       follow, one interval apart: no payload, their offset where the
- *       stream ended (BYTES, or what was sent when -d stopped it). Prints
+ *       stream ended (BYTES, or what was sent when -d stopped it), each
+ *       at least an interval after what went before. Prints
  *       one JSON line; "late" counts datagrams sent more than an interval
  *       late.
  *
@@ -1192,7 +1193,7 @@ static int paced_send(const char *host, double bps, uint64_t start,
 	static char buf[65536];
 	struct phdr *h = (struct phdr *)buf;
 	uint64_t nd, k, ival, late = 0, max_late = 0, first = 0, end = 0;
-	uint64_t sent = size;
+	uint64_t sent = size, prev = 0;
 	char dst_s[INET_ADDRSTRLEN];
 	struct sockaddr_in dst, self;
 	uint32_t flow, seg;
@@ -1235,6 +1236,9 @@ static int paced_send(const char *host, double bps, uint64_t start,
 		uint64_t len = k < nd ? (size - off < seg ? size - off : seg) : 0;
 		uint64_t due = start + (uint64_t)(k * (double)seg / bps * NSEC);
 
+		/* Markers one interval apart, even behind their schedule. */
+		if (k >= nd && prev && due < prev + ival)
+			due = prev + ival;
 		sleep_until(due);
 		now = now_ns();
 		if (k < nd && stop && now >= stop) {
@@ -1254,6 +1258,7 @@ static int paced_send(const char *host, double bps, uint64_t start,
 		h->sent = htobe64(now);
 		if (send(fd, buf, sizeof(*h) + len, 0) < 0)
 			die("send");
+		prev = now;
 	}
 	l = sizeof(self);
 	getsockname(fd, (struct sockaddr *)&self, &l);

@@ -48,6 +48,7 @@ ALL_TESTS="
 	paced_no_marker
 	paced_dups
 	paced_stop
+	paced_stop_markers
 "
 USAGE_MORE="TAP on stdout. Needs root (network namespaces). FCQ_GEN=path tests another
 binary; without it, make builds build/tools/fcq-gen first."
@@ -1015,6 +1016,56 @@ paced_stop() {
 		[ "$rcv" = "complete $sent $sent 0" ] && sink_consistent stop
 	check_err $? "sender $(cat "$WORK/stop.snd"); sink $(cut -c 1-300 "$WORK/stop.rcv")"
 	log_test "paced: -d stops the stream in time, and the sink ends it where the markers say"
+}
+
+# A sender held back past its -d time (SIGSTOP from 0.2 to 0.5 s, -d 0.3)
+# stops when it runs again: its three markers, read off the wire by
+# Python, go one interval (254.6 us at 45 Mbit/s) or more after the last
+# datagram and after each other, not back to back on their past schedule
+# (markers sent at once would be lost together on a full queue).
+paced_stop_markers() {
+	local pid ep reader gaps
+	needs_netns "paced, markers after a stop" || return 0
+	link_clean
+	rm -f "$WORK/marks.ready"
+	ip netns exec "$NSB" python3 -c '
+import socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 4 << 20)
+s.bind(("", 302))
+s.settimeout(5)
+open(sys.argv[1], "w").close()
+last, marks = None, []
+while len(marks) < 3:
+    d = s.recv(65536)
+    sent = struct.unpack("!IIQQQII", d[:40])[4]
+    if len(d) == 40:
+        marks.append(sent)
+    else:
+        last = sent
+print(*(b - a for a, b in zip([last] + marks, marks)))
+' "$WORK/marks.ready" >"$WORK/marks.txt" &
+	reader=$!
+	for _ in $(seq 50); do [ -e "$WORK/marks.ready" ] && break; sleep 0.1; done
+	ep=$(epoch)
+	# shellcheck disable=SC2086
+	ip netns exec "$NSA" $RT "$GEN" paced -p 302 -e "$ep" -d 0.3 11.0.1.1 \
+		45Mbps 0 $((4000 * DGRAM)) >"$WORK/marks.snd" &
+	pid=$!
+	sleep "$(awk -v n="$("$GEN" now)" -v t=$((ep + 200000000)) \
+		'BEGIN { d = (t - n) / 1e9; printf "%.3f\n", (d > 0 ? d : 0) }')"
+	kill -STOP "$pid"
+	sleep 0.3
+	kill -CONT "$pid"
+	wait "$pid"
+	wait "$reader"
+	gaps=$(cat "$WORK/marks.txt")
+	ktap_note "ns from the last datagram to the first marker, and between markers: $gaps"
+	[ "$(echo "$gaps" | wc -w)" = 3 ] &&
+		echo "$gaps" | awk -v i=$((DGRAM * 8 * 1000000000 / RATE_BPS)) \
+			'{ for (k = 1; k <= NF; k++) if ($k < i) exit 1 }'
+	check_err $? "gaps $gaps ns; sender $(cat "$WORK/marks.snd")"
+	log_test "paced: after a late -d stop, the markers go an interval apart"
 }
 
 tests_run
