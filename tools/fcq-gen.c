@@ -533,6 +533,14 @@ static void paced_rx(struct psink *p, const struct phdr *h, size_t len,
 	if (s->state == PS_DONE)
 		return;
 	if (!len) {
+		/*
+		 * A sender's markers all say where it ended, past every
+		 * datagram it sent: one below what came, or contradicting an
+		 * earlier one, is not its (spoofed, or another sender's).
+		 */
+		if ((s->dgrams && off <= s->high) ||
+		    (s->state == PS_MARKED && off != s->end))
+			return;
 		s->state = PS_MARKED;
 		s->end = off;
 		if (s->bytes == s->end)

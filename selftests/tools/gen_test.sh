@@ -49,6 +49,7 @@ ALL_TESTS="
 	paced_dups
 	paced_stop
 	paced_stop_markers
+	paced_bad_marker
 "
 USAGE_MORE="TAP on stdout. Needs root (network namespaces). FCQ_GEN=path tests another
 binary; without it, make builds build/tools/fcq-gen first."
@@ -1066,6 +1067,40 @@ print(*(b - a for a, b in zip([last] + marks, marks)))
 			'{ for (k = 1; k <= NF; k++) if ($k < i) exit 1 }'
 	check_err $? "gaps $gaps ns; sender $(cat "$WORK/marks.snd")"
 	log_test "paced: after a late -d stop, the markers go an interval apart"
+}
+
+# A marker that cannot be the sender's: Python sends datagrams 0..9 of a
+# 20-datagram stream, a marker at datagram 5 (below what came) and one at
+# 12 (none of 10..11 came, so it says 2 were lost), then one at 15 that
+# contradicts it. The sink keeps the marker at 12: end "marker" (1 s of
+# silence after it), sent 12 datagrams, 2 lost.
+paced_bad_marker() {
+	local got want
+	needs_netns "paced, a bad marker" || return 0
+	psink_up
+	link_clean
+	ip netns exec "$NSA" python3 -c '
+import socket, struct, sys, time
+seg, flow = 1432, 4242
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.connect(("11.0.1.1", int(sys.argv[1])))
+def send(off, n):
+    s.send(struct.pack("!IIQQQII", 1178816848, flow, 20 * seg, off,
+                       time.clock_gettime_ns(time.CLOCK_MONOTONIC), seg, 0) + bytes(n))
+    time.sleep(0.001)
+for k in range(10):
+    send(k * seg, seg)
+for k in (5, 12, 15):
+    send(k * seg, 0)
+' "$PPORT"
+	echo '{"flow":4242}' >"$WORK/badmark.snd"
+	sink_line badmark
+	got=$(pj badmark.rcv '"\(.end) \(.sent) \(.bytes) \(.lost)"' 2>/dev/null)
+	want="marker $((12 * DGRAM)) $((10 * DGRAM)) $((2 * DGRAM))"
+	ktap_note "sink: end, sent, bytes, lost: $got"
+	[ "$got" = "$want" ]
+	check_err $? "want $want; sink $(cut -c 1-300 "$WORK/badmark.rcv")"
+	log_test "paced: a marker below the data, or contradicting the first, is ignored"
 }
 
 tests_run
