@@ -261,7 +261,9 @@ static const struct ph_array {
 		"last 70 % of the phase; to: the receiver host; flows: its "
 		"paced streams; J: Jain's index of their goodputs; M: max/min; "
 		"E: deviation from their max-min fair shares; U: the "
-		"receiver's goodput over its link's payload capacity)",
+		"receiver's goodput over its link's payload capacity; "
+		"\"(K of N)\": over the K of N runs where it is defined, M "
+		"being none when a stream got nothing)",
 	},
 	[PH_STREAM] = {
 		"phase_streams", { "stream", "phase" },
@@ -1378,6 +1380,26 @@ t_add(struct table *t, const char *fmt, ...)
 	t_cell(t, s);
 }
 
+/* @fmt appended to the last cell. */
+static void __attribute__((format(printf, 2, 3)))
+t_suffix(struct table *t, const char *fmt, ...)
+{
+	char *add, *s, **last = &t->cell[t->ncell - 1];
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&add, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return;
+	if (asprintf(&s, "%s%s", *last, add) >= 0) {
+		free(*last);
+		*last = s;
+	}
+	free(add);
+}
+
 /* "-", the mean alone (one run), or mean±half. */
 static void t_agg(struct table *t, const struct agg *a, int prec1, int precn)
 {
@@ -1609,7 +1631,7 @@ static void stat_table(FILE *f, struct table *t, const char *head, int from,
 static void phase_table(FILE *f, struct table *t, int a)
 {
 	const struct ph_array *d = &ph_array[a];
-	size_t i, j, n;
+	size_t i, j, n, have;
 	struct phrec *all = all_phrecs(a, &n);
 	struct agg ag;
 	int k;
@@ -1633,11 +1655,16 @@ static void phase_table(FILE *f, struct table *t, int a)
 				t_add(t, "%s", all[j].name);
 				t_add(t, "%" PRIu64, all[j].phase);
 			}
+			/* the runs with this record: vkey[0] is never null */
+			have = agg_phase(&schemes[i], a, &all[j], 0).n;
 			for (k = 0; k < d->nv; k++) {
 				ag = agg_phase(&schemes[i], a, &all[j], k);
 				/* a count: as the counters table has them */
 				t_agg(t, &ag, d->digits[k],
 				      d->counts & 1u << k ? 1 : d->digits[k]);
+				/* a null (M: a stream got nothing) is no sample */
+				if (ag.n && ag.n < have)
+					t_suffix(t, " (%zu of %zu)", ag.n, have);
 			}
 		}
 	t_print(f, t);

@@ -411,15 +411,19 @@ ph_rows() {	# SC A KEYS DIGITS ID...
 	NR == FNR { w[$1 " " $2 " " $3] = $4 " " $5 " " $6; next }
 	{	gsub(/[][" ]/, "", ks); nk = split(ks, k, ",")
 		split(dg, d, ","); row = sc " " $0
+		# the runs with the record: the first key is never null
+		split(w[$0 " " k[1]], x, " "); have = x[1]
 		for (i = 1; i <= nk; i++) {
 			if (!((id = $0 " " k[i]) in w)) { row = row " -"; continue }
 			split(w[id], x, " ")
-			if (x[1] < 2) {
+			if (x[1] < 2)
 				row = row " " sprintf("%.*f", d[i], x[2])
-				continue
+			else {
+				p = d[i] ? d[i] : 1
+				row = row " " sprintf("%.*f\302\261%.*f", p, x[2], p, x[3])
 			}
-			p = d[i] ? d[i] : 1
-			row = row " " sprintf("%.*f\302\261%.*f", p, x[2], p, x[3])
+			if (x[1] < have)
+				row = row " (" x[1] " of " have ")"
 		}
 		print row }' "$WORK/ph-want" -
 }
@@ -430,7 +434,8 @@ ph_table() {	# HEAD: its rows, blanks squeezed
 
 # The per-phase records: per scheme and record, mean and Student t 95 %
 # interval over the runs that have the value, recomputed here; a run
-# without them or with a null counts in no n; rows in order of phase and
+# without them or with a null counts in no n ("(K of N)" after a value
+# some runs of the record lack); rows in order of phase and
 # receiver, and of stream ("paced" order) and phase; a malformed record is
 # an error that names it; without them, no trace.
 summary_phases() {
