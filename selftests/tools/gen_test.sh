@@ -829,12 +829,10 @@ paced_catch_up() {
 	log_test "paced: a sender held back catches up at once, never ahead of its schedule"
 }
 
-# The header as toolkit.rst documents it, read by Python's struct (not by
-# fcq-gen's): a stream of 100 datagrams, 3 markers, to a plain socket.
-paced_wire() {
-	local bad reader
-	needs_netns "paced, wire format" || return 0
-	link_clean
+# wire_read PORT OUT PYTHON: the datagrams to PORT on host 1, read by the
+# Python code PYTHON from a plain socket s (struct imported), its output in
+# OUT; returns once s listens, READER its PID.
+wire_read() {
 	rm -f "$WORK/wire.ready"
 	ip netns exec "$NSB" python3 -c '
 import socket, struct, sys
@@ -842,22 +840,32 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 # Room for the whole stream: a reader the host is slow to schedule must
 # not lose datagrams to a full socket (SO_RCVBUFFORCE: past rmem_max).
 s.setsockopt(socket.SOL_SOCKET, 33, 4 << 20)
-s.bind(("", 301))
+s.bind(("", int(sys.argv[2])))
 s.settimeout(5)
 open(sys.argv[1], "w").close()
+'"$3" "$WORK/wire.ready" "$1" >"$2" &
+	READER=$!
+	for _ in $(seq 50); do [ -e "$WORK/wire.ready" ] && break; sleep 0.1; done
+}
+
+# The header as toolkit.rst documents it, read by Python's struct (not by
+# fcq-gen's): a stream of 100 datagrams, 3 markers, to a plain socket.
+paced_wire() {
+	local bad
+	needs_netns "paced, wire format" || return 0
+	link_clean
+	wire_read 301 "$WORK/wire.txt" '
 marks = 0
 while marks < 3:
     d = s.recv(65536)
     h = struct.unpack("!IIQQQII", d[:40])
     print(*h, len(d) - 40)
     marks += h[3] == h[2]
-' "$WORK/wire.ready" >"$WORK/wire.txt" &
-	reader=$!
-	for _ in $(seq 50); do [ -e "$WORK/wire.ready" ] && break; sleep 0.1; done
+'
 	# shellcheck disable=SC2086
 	ip netns exec "$NSA" $RT "$GEN" paced -p 301 11.0.1.1 45Mbps 0 $((100 * DGRAM - 500)) \
 		>"$WORK/wire.snd"
-	wait "$reader"
+	wait "$READER"
 	# magic flow size off sent seg zero payload; datagram k due at
 	# start + k * 1432 * 8 / rate, never sent before
 	bad=$(awk -v flow="$(pj wire.snd .flow)" -v t0="$(pj wire.snd .start_ns)" \
@@ -1025,17 +1033,10 @@ paced_stop() {
 # datagram and after each other, not back to back on their past schedule
 # (markers sent at once would be lost together on a full queue).
 paced_stop_markers() {
-	local pid ep reader gaps
+	local pid ep gaps
 	needs_netns "paced, markers after a stop" || return 0
 	link_clean
-	rm -f "$WORK/marks.ready"
-	ip netns exec "$NSB" python3 -c '
-import socket, struct, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, 33, 4 << 20)
-s.bind(("", 302))
-s.settimeout(5)
-open(sys.argv[1], "w").close()
+	wire_read 302 "$WORK/marks.txt" '
 last, marks = None, []
 while len(marks) < 3:
     d = s.recv(65536)
@@ -1045,9 +1046,7 @@ while len(marks) < 3:
     else:
         last = sent
 print(*(b - a for a, b in zip([last] + marks, marks)))
-' "$WORK/marks.ready" >"$WORK/marks.txt" &
-	reader=$!
-	for _ in $(seq 50); do [ -e "$WORK/marks.ready" ] && break; sleep 0.1; done
+'
 	ep=$(epoch)
 	# shellcheck disable=SC2086
 	ip netns exec "$NSA" $RT "$GEN" paced -p 302 -e "$ep" -d 0.3 11.0.1.1 \
@@ -1059,7 +1058,7 @@ print(*(b - a for a, b in zip([last] + marks, marks)))
 	sleep 0.3
 	kill -CONT "$pid"
 	wait "$pid"
-	wait "$reader"
+	wait "$READER"
 	gaps=$(cat "$WORK/marks.txt")
 	ktap_note "ns from the last datagram to the first marker, and between markers: $gaps"
 	[ "$(echo "$gaps" | wc -w)" = 3 ] &&
