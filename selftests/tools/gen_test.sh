@@ -802,23 +802,32 @@ paced_rate() {
 # timed from the start epoch, not from the launch: beside two make checks
 # a stop 0.4 s after the launch left no trace (largest lateness 1.2 ms),
 # having come before fcq-gen had started to send.
-paced_catch_up() {
-	local pid ahead ep
-	needs_netns "paced, catching up" || return 0
-	psink_up
-	link_clean
+# held_back PORT SND AT HOLD [OPTION...]: 4000 datagrams at 45 Mbit/s to
+# PORT on host 1, the sender (its line in SND) stopped (SIGSTOP) AT ns
+# after its epoch for HOLD seconds.
+held_back() {
+	local port=$1 snd=$2 at=$3 hold=$4 ep pid
+	shift 4
 	ep=$(epoch)
 	# ip and chrt exec: $! becomes fcq-gen
 	# shellcheck disable=SC2086
-	ip netns exec "$NSA" $RT "$GEN" paced -p "$PPORT" -e "$ep" 11.0.1.1 \
-		45Mbps 0 $((4000 * DGRAM)) >"$WORK/stop.snd" &
+	ip netns exec "$NSA" $RT "$GEN" paced -p "$port" -e "$ep" "$@" \
+		11.0.1.1 45Mbps 0 $((4000 * DGRAM)) >"$snd" &
 	pid=$!
-	sleep "$(awk -v n="$("$GEN" now)" -v t=$((ep + 350000000)) \
+	sleep "$(awk -v n="$("$GEN" now)" -v t=$((ep + at)) \
 		'BEGIN { d = (t - n) / 1e9; printf "%.3f\n", (d > 0 ? d : 0) }')"
 	kill -STOP "$pid"
-	sleep 0.2
+	sleep "$hold"
 	kill -CONT "$pid"
 	wait "$pid"
+}
+
+paced_catch_up() {
+	local ahead
+	needs_netns "paced, catching up" || return 0
+	psink_up
+	link_clean
+	held_back "$PPORT" "$WORK/stop.snd" 350000000 0.2
 	sink_line stop
 	ahead=$(ahead stop)
 	ktap_note "stopped: $(pj stop.snd '"late \(.late), at most \(.max_late_ns) ns; last send \(.end_ns - .start_ns) ns after the start"'); $ahead bins ahead; sink: $(pj stop.rcv '"end \(.end), lost \(.lost)"' 2>/dev/null)"
@@ -1033,7 +1042,7 @@ paced_stop() {
 # datagram and after each other, not back to back on their past schedule
 # (markers sent at once would be lost together on a full queue).
 paced_stop_markers() {
-	local pid ep gaps
+	local gaps
 	needs_netns "paced, markers after a stop" || return 0
 	link_clean
 	wire_read 302 "$WORK/marks.txt" '
@@ -1047,17 +1056,7 @@ while len(marks) < 3:
         last = sent
 print(*(b - a for a, b in zip([last] + marks, marks)))
 '
-	ep=$(epoch)
-	# shellcheck disable=SC2086
-	ip netns exec "$NSA" $RT "$GEN" paced -p 302 -e "$ep" -d 0.3 11.0.1.1 \
-		45Mbps 0 $((4000 * DGRAM)) >"$WORK/marks.snd" &
-	pid=$!
-	sleep "$(awk -v n="$("$GEN" now)" -v t=$((ep + 200000000)) \
-		'BEGIN { d = (t - n) / 1e9; printf "%.3f\n", (d > 0 ? d : 0) }')"
-	kill -STOP "$pid"
-	sleep 0.3
-	kill -CONT "$pid"
-	wait "$pid"
+	held_back 302 "$WORK/marks.snd" 200000000 0.3 -d 0.3
 	wait "$READER"
 	gaps=$(cat "$WORK/marks.txt")
 	ktap_note "ns from the last datagram to the first marker, and between markers: $gaps"
