@@ -68,6 +68,7 @@ struct qcn_flow {
 struct qcn_cpoint {
 	struct qcn_cp cp;
 	struct qcn_flow flow[QCN_FLOWS];
+	u32 nflows;			/* entries with bytes buffered */
 	struct qcn_units units;
 	u16 *owner, *link;		/* the CulpritArray's words */
 	u8 *head_flow;			/* per head unit: its frame's flow */
@@ -132,38 +133,46 @@ static u8 msdu_copy(const struct sk_buff *skb, u8 *buf)
 	return skb_copy_bits(skb, ETH_HLEN, buf, n) ? 0 : n;
 }
 
-/* The flow entry of @skb's (SA, DA, prio), made if new; QCN_FLOWS: none. */
+/*
+ * The flow entry of @skb's (SA, DA, prio), made if new; QCN_FLOWS: none.
+ * The scan ends once it has passed every entry in use and a free one: a
+ * port whose buffer holds a flow or two looks at a few entries per frame,
+ * not all QCN_FLOWS.
+ */
 static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
 		       u32 len)
 {
 	const struct ethhdr *eth = eth_hdr(skb);
-	u32 i, free = QCN_FLOWS;
+	u32 i, seen = 0, free = QCN_FLOWS;
 	struct qcn_flow *f;
 
 	for (i = 0; i < QCN_FLOWS; i++) {
 		f = &c->flow[i];
-		if (!f->bytes) {
-			if (free == QCN_FLOWS)
-				free = i;
-			continue;
+		if (f->bytes) {
+			if (f->prio == p &&
+			    ether_addr_equal(f->sa, eth->h_source) &&
+			    ether_addr_equal(f->da, eth->h_dest)) {
+				f->bytes += len;
+				return i;
+			}
+			seen++;
+		} else if (free == QCN_FLOWS) {
+			free = i;
 		}
-		if (f->prio == p && ether_addr_equal(f->sa, eth->h_source) &&
-		    ether_addr_equal(f->da, eth->h_dest))
+		if (seen == c->nflows && free != QCN_FLOWS)
 			break;
 	}
-	if (i == QCN_FLOWS) {
-		if (free == QCN_FLOWS)
-			return QCN_FLOWS;
-		i = free;
-		f = &c->flow[i];
-		ether_addr_copy(f->sa, eth->h_source);
-		ether_addr_copy(f->da, eth->h_dest);
-		f->prio = p;
-		/* Its frames differ past the headers a CNM needs (Dev. 14). */
-		f->msdu_len = msdu_copy(skb, f->msdu);
-	}
-	f->bytes += len;
-	return i;
+	if (free == QCN_FLOWS)
+		return QCN_FLOWS;
+	f = &c->flow[free];
+	ether_addr_copy(f->sa, eth->h_source);
+	ether_addr_copy(f->da, eth->h_dest);
+	f->prio = p;
+	/* Its frames differ past the headers a CNM needs (Dev. 14). */
+	f->msdu_len = msdu_copy(skb, f->msdu);
+	f->bytes = len;
+	c->nflows++;
+	return free;
 }
 
 /* The flow a CNM names, by @culprit; @arrived the arriving frame's. */
@@ -322,6 +331,7 @@ static void cp_departure(struct qcn_sched *q, struct sk_buff *skb)
 	struct qcn_sched *owner = q;
 	struct qcn_cpoint *c;
 	struct fcq_port *ing;
+	struct qcn_flow *f;
 	u32 fi;
 
 	if (!cb->scheme)
@@ -340,8 +350,12 @@ static void cp_departure(struct qcn_sched *q, struct sk_buff *skb)
 	 * wrong CP miscounts, and qcn_units_put() frees no unit twice.
 	 */
 	if (c && fi < QCN_FLOWS && c->gen == cb->flow >> QCN_CB_GEN_SHIFT) {
-		c->flow[fi].bytes -= min(c->flow[fi].bytes,
-					 qdisc_pkt_len(skb));
+		f = &c->flow[fi];
+		if (f->bytes) {
+			f->bytes -= min(f->bytes, qdisc_pkt_len(skb));
+			if (!f->bytes)
+				c->nflows--;
+		}
 		if (cb->flow & QCN_CB_HEAD)
 			qcn_units_put(&c->units,
 				      (cb->flow & QCN_CB_HEAD) - 1);
