@@ -56,6 +56,9 @@
  *     pfc_tx         = sum of tc.prio[].pfc_tx over entries of role "switch"
  *     kp_tx          = sum of tc.kp.tx_pause (keyed PAUSE frames) over
  *                      entries of role "switch"
+ *     cnm_tx         = sum of tc.qcn.cnm_tx (QCN's congestion
+ *                      notifications) over entries of role "switch";
+ *                      absent unless some switch port is a qcn qdisc
  *     host_paused_ms = sum of tc.prio[].paused_ns over role "host", / 1e6
  *     drops          = sum of tc.drops over all entries
  *     drop_lossless  = sum of tc.drop_lossless over all entries
@@ -111,7 +114,7 @@
  * report.json: {"title", "slowdown", "percentile", "interval", "trusted",
  * "warnings": [...], "schemes": [{"scheme", "runs": [{"dir", "seed",
  * "completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
- * "pfc_tx", "kp_tx",
+ * "pfc_tx", "kp_tx", "cnm_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
  * "queue_avg_kb", "queue_p99_kb", "incast_queue_avg_kb",
  * "incast_queue_p99_kb", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
@@ -306,8 +309,8 @@ struct run {
 	const char *md5;
 	json_object *why;	/* "untrusted" reasons */
 
-	bool has_stats;
-	uint64_t pfc_tx, kp_tx, paused_ns, drops, drop_lossless;
+	bool has_stats, has_cnm;
+	uint64_t pfc_tx, kp_tx, cnm_tx, paused_ns, drops, drop_lossless;
 };
 
 /* The runs of one scheme name: the samples of its statistics. */
@@ -321,7 +324,7 @@ static struct run *runs;
 static size_t nruns;
 static struct scheme *schemes;
 static size_t nschemes;
-static bool any_incast, any_lag, any_queue;
+static bool any_incast, any_lag, any_queue, any_cnm;
 static bool any_ph[NPH];	/* some summary.json has ph_array[].key */
 
 static void usage(FILE *f)
@@ -836,7 +839,7 @@ out:
 static void read_stats(struct run *s)
 {
 	char *path = path_of(s->dir, "stats.json");
-	json_object *o = read_json(path), *e, *tc, *role, *prio, *kp, *p;
+	json_object *o = read_json(path), *e, *tc, *role, *prio, *kp, *qcn, *p;
 	char where[64];
 	size_t i, j, n;
 
@@ -870,6 +873,14 @@ static void read_stats(struct run *s)
 				die("%s: %skp: expected an object", path, where);
 			snprintf(where, sizeof(where), "[%zu].tc.kp.", i);
 			s->kp_tx += get_count(kp, "tx_pause", path, where);
+		}
+		if (!strcmp(r, "switch") &&
+		    json_object_object_get_ex(tc, "qcn", &qcn)) {
+			if (!json_object_is_type(qcn, json_type_object))
+				die("%s: %sqcn: expected an object", path, where);
+			snprintf(where, sizeof(where), "[%zu].tc.qcn.", i);
+			s->cnm_tx += get_count(qcn, "cnm_tx", path, where);
+			s->has_cnm = any_cnm = true;
 		}
 		if (!json_object_object_get_ex(tc, "prio", &prio))
 			continue;
@@ -961,6 +972,7 @@ enum {
 	S_QUEUE_P99,
 	S_INCAST_QUEUE_AVG,
 	S_INCAST_QUEUE_P99,
+	S_CNM_TX,
 	NSTATS
 };
 
@@ -968,7 +980,7 @@ static const char *const stat_key[NSTATS] = {
 	"completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
 	"pfc_tx", "kp_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
 	"queue_avg_kb", "queue_p99_kb", "incast_queue_avg_kb",
-	"incast_queue_p99_kb",
+	"incast_queue_p99_kb", "cnm_tx",
 };
 
 /*
@@ -1080,6 +1092,7 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	case S_INCAST_QUEUE_P99:
 		*v = s->queue_incast.p99 / 1e3;
 		return s->queue_incast.has;
+	case S_CNM_TX: *v = s->cnm_tx; return s->has_cnm;
 	}
 	return false;
 }
@@ -1817,10 +1830,12 @@ static void write_text(FILE *f, const char *title)
 		"completed, a deadlock in a lossless fabric; reorders: "
 		"datagrams of completed UDP flows that arrived out of order, "
 		"- over TCP; pfc_sent: PFC frames sent by switch ports; "
-		"keyed_sent: keyed PAUSEs sent by switch ports; paused_ms: "
+		"keyed_sent: keyed PAUSEs sent by switch ports; %spaused_ms: "
 		"hosts' time paused by PFC or PAUSE frames, not by keyed "
-		"ones; named flows in Mbit/s)\n");
-	t.ncol = 10 + nn;
+		"ones; named flows in Mbit/s)\n",
+		any_cnm ? "cnm_sent: QCN's congestion notifications sent by "
+			  "switch ports; " : "");
+	t.ncol = 10 + any_cnm + nn;
 	t_add(&t, "scheme");
 	t_add(&t, "completed");
 	t_add(&t, "incomplete");
@@ -1830,12 +1845,18 @@ static void write_text(FILE *f, const char *title)
 	t_add(&t, "drop_lossless");
 	t_add(&t, "pfc_sent");
 	t_add(&t, "keyed_sent");
+	if (any_cnm)
+		t_add(&t, "cnm_sent");
 	t_add(&t, "paused_ms");
 	for (j = 0; j < nn; j++)
 		t_add(&t, "%s", names[j]);
 	for (i = 0; i < nschemes; i++) {
 		t_add(&t, "%s", schemes[i].name);
 		for (k = S_COMPLETED; k <= S_PAUSED_MS; k++) {
+			if (k == S_PAUSED_MS && any_cnm) {
+				a = agg_stat(&schemes[i], S_CNM_TX);
+				t_agg(&t, &a, 0, 1);
+			}
 			a = agg_stat(&schemes[i], k);
 			/* a share of runs: two places over several */
 			t_agg(&t, &a, k == S_PAUSED_MS ? 3 : 0,
@@ -1950,6 +1971,8 @@ static json_object *run_json(const struct run *s)
 	add(o, "drop_lossless", ju64(s->has_stats, s->drop_lossless));
 	add(o, "pfc_tx", ju64(s->has_stats, s->pfc_tx));
 	add(o, "kp_tx", ju64(s->has_stats, s->kp_tx));
+	if (any_cnm)
+		add(o, "cnm_tx", ju64(s->has_cnm, s->cnm_tx));
 	add(o, "host_paused_ms", jnum(s->has_stats, s->paused_ns / 1e6));
 	add(o, "lag_p99_ms", jnum(s->has_lag, s->lag_p99_ms));
 	add(o, "lag_max_ms", jnum(s->has_lag, s->lag_max_ms));
@@ -2085,6 +2108,8 @@ static void write_json(const char *path, const char *title)
 		for (j = 0; j < sc->nrun; j++)
 			json_object_array_add(rs, run_json(&runs[sc->run[j]]));
 		for (k = 0; k < NSTATS; k++) {
+			if (k == S_CNM_TX && !any_cnm)
+				continue;
 			a = agg_stat(sc, k);
 			add(o, stat_key[k], jagg(&a));
 		}

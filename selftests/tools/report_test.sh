@@ -19,6 +19,7 @@ ALL_TESTS="
 	small_bucket
 	incast_group
 	stats_totals
+	stats_cnm
 	summary_named
 	summary_paced
 	summary_phases
@@ -293,6 +294,30 @@ stats_totals() {
 	[ "$got" = "150 6 4 12 4" ]
 	check_err $? "got $got, want 150 6 4 12 4"
 	log_test "stats.json totals: pfc_tx and keyed PAUSEs of switches, paused_ns of hosts, drops of all"
+}
+
+# QCN's notifications: tc.qcn.cnm_tx summed over switch ports (a host's,
+# or one without a role, does not count) into cnm_tx and a cnm_sent column;
+# a report without qcn ports has neither.
+stats_cnm() {
+	local got col
+	report_ab
+	bad_copy
+	jq -c '.[0].tc.qcn = {"cnm_tx": 40, "samples": 99} |
+		.[1].tc.qcn = {"cnm_tx": 2} | .[2].tc.qcn = {"cnm_tx": 500} |
+		.[4].tc.qcn = {"cnm_tx": 7000}' "$WORK/a/stats.json" \
+		>"$WORK/bad/stats.json"
+	"$REPORT" -o "$WORK/cnm-out" "$WORK/bad" >/dev/null 2>"$WORK/err"
+	got=$(jq -r '.schemes[0] | "\(.runs[0].cnm_tx) \(.cnm_tx.mean)"' \
+		"$WORK/cnm-out/report.json")
+	col=$(sed -n '/^counters (/{n;p;n;p}' "$WORK/cnm-out/report.txt" |
+		awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cnm_sent") c = i }
+		     NR == 2 { print c ? $c : "none" }')
+	ktap_note "cnm_tx of the run and its mean, the table's cnm_sent: $got $col"
+	[ "$got $col" = "42 42 42" ] &&
+		! grep -q cnm "$WORK/out/report.txt" "$WORK/out/report.json"
+	check_err $? "got $got $col, want 42 42 42; without qcn: $(grep -c cnm "$WORK/out/report.txt")"
+	log_test "stats.json: switches' QCN notifications counted, and only when there are qcn ports"
 }
 
 # summary.json: incomplete flows (a run with some is stuck), UDP reorders
