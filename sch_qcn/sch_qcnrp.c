@@ -76,6 +76,7 @@ struct qcnrp_sched {
 	struct sk_buff_head q[FCQ_NUM_PRIO];
 	struct qcnrp_rl *rl;		/* [QCNRP_MAX_RPS] */
 	u8 turn[FCQ_NUM_PRIO];		/* 0: the FIFO; i + 1: RL i */
+	u8 rls[FCQ_NUM_PRIO];		/* RLs in use per class */
 
 	spinlock_t cnm_lock;		/* pend, npend, the cnm_* counters */
 	struct qcnrp_cnm pend[QCNRP_PENDING];
@@ -109,6 +110,8 @@ static struct qcnrp_rl *rl_find(struct qcnrp_sched *q, const u8 *da, u8 p)
 {
 	u32 i;
 
+	if (!q->rls[p])
+		return NULL;
 	for (i = 0; i < q->max_rps; i++)
 		if (q->rl[i].used && q->rl[i].prio == p &&
 		    ether_addr_equal(q->rl[i].da, da))
@@ -170,6 +173,7 @@ static struct qcnrp_rl *rl_create(struct qcnrp_sched *q, const u8 *da, u8 p,
 	}
 	rl->used = true;
 	rl->prio = p;
+	q->rls[p]++;
 	ether_addr_copy(rl->da, da);
 	rl->next_tx = now;
 	qcn_rp_init(&rl->rp, &q->rp, now, q->seed + (u32)(rl - q->rl));
@@ -237,6 +241,9 @@ static int class_turn(struct qcnrp_sched *q, u8 p, u64 now, u64 *retry)
 {
 	u32 k, n = q->max_rps + 1, at;
 
+	/* no RL: the FIFO alone, without a round over every RL's slot */
+	if (!q->rls[p])
+		return skb_queue_empty(&q->q[p]) ? -1 : 0;
 	for (k = 0; k < n; k++) {
 		at = (q->turn[p] + k) % n;
 		if (!at) {
@@ -264,6 +271,7 @@ static void rl_free(struct qcnrp_sched *q, struct qcnrp_rl *rl)
 {
 	skb_queue_splice_tail_init(&rl->q, &q->q[rl->prio]);
 	rl->used = false;
+	q->rls[rl->prio]--;
 	q->st.rl_freed++;
 }
 
