@@ -45,7 +45,6 @@ NET_MODE=bridge
 NET_MTU=${NET_MTU:-1500}
 NET_PIDS=()
 NET_CAP=
-NET_TUNED=()	# SYSCTL=VALUE and PID:NICE as they were before star
 
 cleanup() {
 	local ns
@@ -57,31 +56,20 @@ cleanup() {
 	done
 }
 
+# shellcheck source=tools/lib/tune.sh
+. "$FCQ_TOP/tools/lib/tune.sh"
+
+# Once, at the first star.
 net_tune() {
-	local p
-	[ ${#NET_TUNED[@]} = 0 ] || return 0
-	NET_TUNED=("net.core.netdev_max_backlog=$(sysctl -n net.core.netdev_max_backlog)")
-	for p in $(pgrep ksoftirqd); do
-		NET_TUNED+=("$p:$(ps -o ni= -p "$p" | xargs)")
-	done
+	[ ${#TUNED[@]} = 0 ] || return 0
 	# Our links deliver bursts after late timer wake-ups: room for them.
-	sysctl -qw net.core.netdev_max_backlog=10000
+	tune net.core.netdev_max_backlog=10000
 	# The switches' data path must not queue behind the hosts' programs
 	# (nice, not SCHED_FIFO: that would starve RCU's kthreads).
-	for p in $(pgrep ksoftirqd); do renice -n -20 -p "$p" >/dev/null; done
+	tune_ksoftirqd -20
 }
 
-net_untune() {
-	local t
-	for t in "${NET_TUNED[@]}"; do
-		case "$t" in
-		*=*) sysctl -qw "$t" ;;
-		*) renice -n "${t#*:}" -p "${t%%:*}" >/dev/null 2>&1 ;;
-		esac
-	done
-	NET_TUNED=()
-}
-trap 'cleanup; net_untune' EXIT
+trap 'cleanup; untune' EXIT
 
 nsx() {
 	local ns=$1

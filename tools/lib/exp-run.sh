@@ -73,7 +73,13 @@ progress() {
 }
 fail() { progress "FAILED: $*"; die "$tag $*"; }
 
-servers=() gens=() rdv='' tuned=() niced=()
+# The machine-wide tuning a run needs (sysctls, ksoftirqd's priority) is
+# undone as it ends (tune.sh): a UDP sender with this run's send buffer
+# would no longer block behind a lossless port, and overflow it.
+# shellcheck source=tools/lib/tune.sh
+. "$TOP/tools/lib/tune.sh"
+
+servers=() gens=() rdv=''
 cleanup() {
 	[ ${#gens[@]} = 0 ] || kill "${gens[@]}" 2>/dev/null
 	[ ${#servers[@]} = 0 ] || kill "${servers[@]}" 2>/dev/null
@@ -83,33 +89,6 @@ cleanup() {
 	untune
 }
 trap cleanup EXIT
-
-# The machine-wide tuning a run needs (sysctls, ksoftirqd's priority) is
-# undone as it ends: whatever runs next on the machine must not inherit
-# it (a UDP sender with this run's send buffer would no longer block
-# behind a lossless port, and overflow it).
-tune() {
-	local kv
-	for kv in "$@"; do
-		tuned+=("${kv%%=*}=$(sysctl -n "${kv%%=*}")")
-	done
-	sysctl -qw "$@"
-}
-renice_ksoftirqd() {
-	local p
-	for p in $(pgrep ksoftirqd); do
-		niced+=("$p:$(ps -o ni= -p "$p" | xargs)")
-		renice -n "$1" -p "$p" >/dev/null
-	done
-}
-untune() {
-	local pn
-	[ ${#tuned[@]} = 0 ] || sysctl -qw "${tuned[@]}" >/dev/null
-	for pn in "${niced[@]}"; do
-		renice -n "${pn#*:}" -p "${pn%%:*}" >/dev/null 2>&1
-	done
-	tuned=() niced=()
-}
 
 # ---- the fabric and the flows ----------------------------------------------
 case "$topology" in
@@ -220,7 +199,7 @@ tune net.core.netdev_max_backlog=10000
 if [ -n "$sndbuf" ]; then
 	tune net.core.wmem_max="$sndbuf" net.core.wmem_default="$sndbuf"
 fi
-renice_ksoftirqd -20
+tune_ksoftirqd -20
 
 mapfile -t hosts < <(awk '$1 == "host" { print $2, $3 }' "$dir/net.txt")
 nh=${#hosts[@]}
