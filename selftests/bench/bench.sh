@@ -25,16 +25,18 @@ writes one JSON line per measurement to OUT/raw.jsonl.
   --rounds N        interleaved rounds (default 3)
   --secs S          measuring window per point (default 2; 1 s warm-up before)
   --qdiscs LIST     main part (default "pfifo fq_codel fq_codel-mtu pfc
-                    fafc ofc flowsail")
-  --ports-qdiscs L  ports part (default "fq_codel pfc fafc ofc flowsail")
+                    fafc ofc flowsail qcn uqcn")
+  --ports-qdiscs L  ports part (default "fq_codel pfc fafc ofc flowsail
+                    qcn uqcn")
   --flows-qdiscs L  flows part (default "fq_codel pfc pfc-drr fafc ofc
-                    flowsail")
+                    flowsail qcn uqcn")
   --ports LIST      switch ports (default "4 64")
   --flows LIST      UDP 5-tuples (default "1 100 1000 10000")
   --profile-qdiscs L  (default "fq_codel pfc fafc ofc")
   -h, --help        this text
 
-Qdiscs (the same on both ends of a link, at a rate that does not bind):
+Qdiscs (the same on both ends of a link unless said, at a rate that does
+not bind):
   pfifo, fq_codel   Linux defaults
   fq_codel-mtu      fq_codel with TSO/GSO off at the hosts (h1, h2): MTU-sized
                     TCP frames end to end, as fcq puts them on its wires
@@ -53,6 +55,15 @@ Qdiscs (the same on both ends of a link, at a rate that does not bind):
                     buffer; no shared buffer would be left and every packet
                     would pause its sender (a point where the switch sent
                     pause frames is flagged)
+  qcn               switch ports: qcn rate 400gbit response 0 cp egress
+                    sample arrival (standard QCN: a CP on each output
+                    queue); host NICs: qcnrp rate 400gbit response 0 (the
+                    reaction points). Bridged only: QCN is an L2 protocol,
+                    the main part skips it on the routed path
+  uqcn              switch ports: qcn rate 400gbit response 0 cp ingress
+                    sample occupancy_rand (Unbiased QCN: a CP on each
+                    input, its buffer units tracked per frame); host NICs
+                    as qcn. Bridged only
 EOF
 }
 
@@ -62,9 +73,9 @@ OUT=${FCQ_RESULTS:-/tmp}/bench
 PARTS=main,ports,flows,pause
 ROUNDS=3
 SECS=2
-QDISCS="pfifo fq_codel fq_codel-mtu pfc fafc ofc flowsail"
-PORTS_QDISCS="fq_codel pfc fafc ofc flowsail"
-FLOWS_QDISCS="fq_codel pfc pfc-drr fafc ofc flowsail"
+QDISCS="pfifo fq_codel fq_codel-mtu pfc fafc ofc flowsail qcn uqcn"
+PORTS_QDISCS="fq_codel pfc fafc ofc flowsail qcn uqcn"
+FLOWS_QDISCS="fq_codel pfc pfc-drr fafc ofc flowsail qcn uqcn"
 PORTS="4 64"
 FLOWS="1 100 1000 10000"
 PROFILE_QDISCS="fq_codel pfc fafc ofc"
@@ -95,7 +106,7 @@ TR=/sys/kernel/tracing
 
 say() { echo "bench: $*" >&2; }
 
-# The tc arguments of a qdisc name.
+# The tc arguments of a qdisc name on the switch's ports.
 qspec() {
 	case "$1" in
 	pfifo) echo pfifo ;;
@@ -105,7 +116,25 @@ qspec() {
 	fafc) echo fafc rate 400gbit response 0 thop 250us ;;
 	ofc) echo ofc rate 400gbit response 0 ;;
 	flowsail) echo flowsail rate 400gbit response 0 flows 16384 ;;
+	qcn) echo qcn rate 400gbit response 0 cp egress sample arrival ;;
+	uqcn) echo qcn rate 400gbit response 0 cp ingress sample occupancy_rand ;;
 	*) say "unknown qdisc $1"; return 1 ;;
+	esac
+}
+
+# ... and on the hosts' NICs: the reaction points of QCN's congestion points.
+hspec() {
+	case "$1" in
+	qcn | uqcn) echo qcnrp rate 400gbit response 0 ;;
+	*) qspec "$1" ;;
+	esac
+}
+
+# QCN's CNMs go to the source MAC of a frame, which a router rewrites.
+l2_only() {
+	case "$1" in
+	qcn | uqcn) return 0 ;;
+	*) return 1 ;;
 	esac
 }
 
@@ -122,16 +151,16 @@ record() {
 
 mac_of() { nsx "$1" cat "/sys/class/net/$2/address"; }
 
-# Control frames (PFC, fcq) the switch's ports have sent, ever. Not nsx:
-# it runs inside $(pps ...).
+# Control frames (PFC, fcq, QCN's CNMs) the switch's ports have sent, ever.
+# Not nsx: it runs inside $(pps ...).
 ctrl_sent() {
 	ip netns exec sw tc -j -s qdisc show |
 		gojq '[.[] | .ctrl_tx // 0] | add // 0'
 }
 
 # pps SRC_HOST DST_HOST DST_MAC [FLOWS]: 64-byte UDP frames received per s,
-# and the control frames the switch sent meanwhile (0 unless a pause: then
-# the point measured flow control, not forwarding).
+# and the control frames the switch sent meanwhile (0 unless a pause or a
+# CNM: then the point measured flow control, not forwarding).
 pps() {
 	local s=$1 d=$2 mac=$3 flows=${4:-1} sink out c0
 	out=$(mktemp)
@@ -148,10 +177,10 @@ pps() {
 	rm -f "$out"
 }
 
-# A point during which the switch paused someone is flagged.
+# A point during which the switch paused or notified someone is flagged.
 check_ctrl() {
 	[ "$1" = 0 ] ||
-		say "warning: $2: the switch sent $1 pause frames during the point"
+		say "warning: $2: the switch sent $1 control frames (pauses, CNMs) during the point"
 }
 
 # goodput SRC_HOST DST_HOST: TCP Mbit/s acknowledged after a 1 s warm-up.
@@ -190,9 +219,7 @@ warm_path() {
 }
 
 part_main() {
-	local topo r q i=0 n p c g mac
-	set -- $QDISCS
-	n=$#
+	local topo r q p c g mac
 	for topo in bridge routed; do
 		star "$topo" h1 h2
 		serve h2
@@ -200,9 +227,12 @@ part_main() {
 		mac=$(nexthop_mac h1 h2)
 		for r in $(seq "$ROUNDS"); do
 			for q in $QDISCS; do
-				i=$((i + 1))
+				if [ "$topo" = routed ] && l2_only "$q"; then
+					[ "$r" = 1 ] && say "main routed $q: skipped (L2 only)"
+					continue
+				fi
 				# shellcheck disable=SC2046
-				qdisc_all $(qspec "$q") -- $(qspec "$q") || return 1
+				qdisc_all $(qspec "$q") -- $(hspec "$q") || return 1
 				offloads "${q%-mtu}" h1 h2
 				warm_path h1 h2
 				read -r p c <<<"$(pps h1 h2 "$mac")"
@@ -220,8 +250,9 @@ part_main() {
 # ports_apply Q N: Q on sw-p1..sw-pN, pfifo on the other switch ports, Q on
 # the active hosts' ends (p1, p2).
 ports_apply() {
-	local q=$1 n=$2 k spec
+	local q=$1 n=$2 k spec host
 	spec=$(qspec "$q")
+	host=$(hspec "$q")
 	for k in $(seq 64); do
 		if [ "$k" -le "$n" ]; then
 			echo "qdisc replace dev sw-p$k root $spec"
@@ -230,8 +261,8 @@ ports_apply() {
 		fi
 	done | nsx sw tc -batch - || return 1
 	# shellcheck disable=SC2086
-	nsx h-p1 tc qdisc replace dev p1-eth root $spec &&
-		nsx h-p2 tc qdisc replace dev p2-eth root $spec
+	nsx h-p1 tc qdisc replace dev p1-eth root $host &&
+		nsx h-p2 tc qdisc replace dev p2-eth root $host
 }
 
 part_ports() {
@@ -265,7 +296,7 @@ part_flows() {
 		for f in $FLOWS; do
 			for q in $FLOWS_QDISCS; do
 				# shellcheck disable=SC2046
-				qdisc_all $(qspec "$q") -- $(qspec "$q") || return 1
+				qdisc_all $(qspec "$q") -- $(hspec "$q") || return 1
 				warm_path h1 h2
 				read -r p c <<<"$(pps h1 h2 "$mac" "$f")"
 				check_ctrl "$c" "flows $f $q"
@@ -281,7 +312,7 @@ part_flows() {
 # As selftests/net/pfc_incast.sh: 8 UDP senders -> r at 100 Mbit/s, 9000-byte
 # frames, lossless priority 3; each switch port pauses its sender.
 part_pause() {
-	local senders="s1 s2 s3 s4 s5 s6 s7 s8" s pairs= epoch pids=() k
+	local senders="s1 s2 s3 s4 s5 s6 s7 s8" s pairs='' epoch pids=() k
 	local burst=2000000 bound
 	say "pause: pfc incast 8 -> 1, 100mbit, delay 50us, 3 incasts"
 	NET_MTU=9000
@@ -331,7 +362,7 @@ part_profile() {
 	serve h2
 	for q in $PROFILE_QDISCS; do
 		# shellcheck disable=SC2046
-		qdisc_all $(qspec "$q") -- $(qspec "$q") || return 1
+		qdisc_all $(qspec "$q") -- $(hspec "$q") || return 1
 		warm_path h1 h2
 		nsx h-h1 fcq-gen bulk -i 1 "$(addr h2)" $((SECS + 2)) >/dev/null &
 		sleep 1
