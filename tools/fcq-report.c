@@ -876,6 +876,7 @@ static void read_stats(struct run *s)
 		}
 		if (!strcmp(r, "switch") &&
 		    json_object_object_get_ex(tc, "qcn", &qcn)) {
+			snprintf(where, sizeof(where), "[%zu].tc.", i);
 			if (!json_object_is_type(qcn, json_type_object))
 				die("%s: %sqcn: expected an object", path, where);
 			snprintf(where, sizeof(where), "[%zu].tc.qcn.", i);

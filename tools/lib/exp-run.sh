@@ -411,11 +411,12 @@ fi
 # PAUSEs.
 paced="[]"
 if [ ${#paceds[@]} -gt 0 ]; then
+	# a stream whose lines do not add up is an error of its own
 	paced=$(gojq -c -s --slurpfile st "$dir/stats.json" --argjson w0 "$epoch" \
 		--argjson w1 "$w1" '
 		[.[] | select(.sink != null) | .snd as $s | .sink as $k
-		 | .ns as $ns | .dev as $dev
-		 | {name, bytes: $k.bytes, lost: $k.lost, dups: $k.dups,
+		 | .ns as $ns | .dev as $dev | .name as $name
+		 | try {name, bytes: $k.bytes, lost: $k.lost, dups: $k.dups,
 		    reorders: $k.reorders,
 		    fct_ms: (($k.last_ns - $s.start_ns) / 1e6),
 		    mbps: (([range(0; $k.bins | length) as $i
@@ -426,13 +427,17 @@ if [ ${#paceds[@]} -gt 0 ]; then
 		    window_ms: (($w1 - $w0) / 1e6),
 		    src_pauses: ([$st[0][] | select(.netns == $ns and .dev == $dev)
 			| (.tc.rx_pause // 0) + (.tc.kp.rx_pause // 0) +
-			  ([.tc.prio[]?.pfc_rx // 0] | add // 0)] | add // 0)}]' \
-		"$dir/paced.tmp") || fail "could not summarize the paced streams"
+			  ([.tc.prio[]?.pfc_rx // 0] | add // 0)] | add // 0)}
+		   catch {name: $name, error: .}]' "$dir/paced.tmp") ||
+		fail "could not read the paced streams' lines"
+	echo "$paced" | gojq -r '.[] | select(has("error"))
+		| "paced \(.name): its sender and sink lines do not add up: \(.error)"' \
+		>>"$dir/errors.txt"
+	paced=$(echo "$paced" | gojq -c 'map(select(has("error") | not))')
 fi
 
 # ---- per phase: the paced streams' rates and shares ---------------------------
-# (tools/lib/phases.jq says how; a stream ends at its SECONDS or when its
-# bytes at its rate are sent, whichever is first)
+# (tools/lib/phases.jq says how)
 phases_j=null phase_streams=null
 if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
 	# each host's link: bytes/s and the overhead its port adds
@@ -443,22 +448,29 @@ if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
 			overhead: ([$st[0][] | select(.netns == $ns and .dev == $dev)
 				    | .tc.options.overhead][0] // 24)}}]
 		| from_entries')
-	# a stream without its sender's and its sink's lines (errors.txt says
-	# so, and the run fails) would leave the phases' shares wrong: none
-	if gojq -se 'any(.sink == null)' "$dir/paced.tmp" >/dev/null; then
+	# per stream, its schedule: it ends at its SECONDS or when its bytes
+	# at its rate are sent; a stream without its sender's and its sink's
+	# lines (errors.txt says so, and the run fails), or whose lines do
+	# not add up, would leave the phases' shares wrong: none then
+	gojq -c '. as $r | .snd as $s
+		| try {name, src, dst, bps: $s.rate_bps, dgram: $s.dgram,
+		   t0: $s.start_ns,
+		   t1: ($s.start_ns + 1e9 * ([.secs,
+			$s.bytes * 8 / $s.rate_bps] | map(values) | min)),
+		   sink}
+		  catch {name: $r.name, sink: null}' "$dir/paced.tmp" \
+		>"$dir/phase-streams.tmp" || fail "could not read the paced streams' lines"
+	if gojq -se 'any(.sink == null)' "$dir/phase-streams.tmp" >/dev/null; then
 		progress "phases: a paced stream was not reported; no per-phase rates"
 	else
-		read -r phases_j phase_streams < <(gojq -c '.snd as $s
-			| {name, src, dst, bps: $s.rate_bps, dgram: $s.dgram,
-			   t0: $s.start_ns,
-			   t1: ($s.start_ns + 1e9 * ([.secs,
-				$s.bytes * 8 / $s.rate_bps] | map(values) | min)),
-			   sink}' "$dir/paced.tmp" |
-			gojq -c -r -s -f "$TOP/tools/lib/phases.jq" \
+		read -r phases_j phase_streams < <(gojq -c -r -s \
+			-f "$TOP/tools/lib/phases.jq" \
 			--argjson len "$(printf '%s\n' "${phases[@]}" | gojq -s -c .)" \
-			--argjson links "$links" --argjson e "$epoch") ||
+			--argjson links "$links" --argjson e "$epoch" \
+			"$dir/phase-streams.tmp") ||
 			fail "could not compute the phases' rates"
 	fi
+	rm -f "$dir/phase-streams.tmp"
 fi
 rm -f "$dir/paced.tmp"
 
