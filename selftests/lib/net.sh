@@ -60,8 +60,10 @@ cleanup() {
 . "$FCQ_TOP/tools/lib/tune.sh"
 
 # Once, at the first star.
+NET_TUNED=
 net_tune() {
-	[ ${#TUNED[@]} = 0 ] || return 0
+	[ -z "$NET_TUNED" ] || return 0
+	NET_TUNED=1
 	# Our links deliver bursts after late timer wake-ups: room for them.
 	tune net.core.netdev_max_backlog=10000
 	# The switches' data path must not queue behind the hosts' programs

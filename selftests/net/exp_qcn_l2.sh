@@ -54,6 +54,9 @@ sw_cnms() {
 		   | .tc.qcn.cnm_tx // 0] | add // 0'
 }
 
+# A run the host stalled in every try skips this case; the others still
+# judge it: nothing lost and every CNM delivered must hold whatever the
+# host's timing.
 runs_trusted() {
 	l2_run
 	exp_check_trusted "$OUT/l2" "$L2_RC"
