@@ -1669,10 +1669,11 @@ static void phase_table(FILE *f, struct table *t, int a)
 				t_add(t, "%s", all[j].name);
 				t_add(t, "%" PRIu64, all[j].phase);
 			}
-			/* the runs with this record: vkey[0] is never null */
-			have = agg_phase(&schemes[i], a, &all[j], 0).n;
 			for (k = 0; k < d->nv; k++) {
 				ag = agg_phase(&schemes[i], a, &all[j], k);
+				/* the runs with this record: vkey[0] is never null */
+				if (!k)
+					have = ag.n;
 				/* a count: as the counters table has them */
 				t_agg(t, &ag, d->digits[k],
 				      d->counts & 1u << k ? 1 : d->digits[k]);
@@ -1736,11 +1737,29 @@ static const char *rule_text(void)
 	       "nearest rank, the ceil(P/100 * n)-th smallest";
 }
 
+/* The counters table's columns, in order. */
+static const struct {
+	int stat;
+	const char *head;
+} counter_col[] = {
+	{ S_COMPLETED, "completed" }, { S_INCOMPLETE, "incomplete" },
+	{ S_STUCK, "stuck" }, { S_REORDERS, "reorders" }, { S_DROPS, "drops" },
+	{ S_DROP_LOSSLESS, "drop_lossless" }, { S_PFC_TX, "pfc_sent" },
+	{ S_KP_TX, "keyed_sent" }, { S_CNM_TX, "cnm_sent" },
+	{ S_PAUSED_MS, "paused_ms" },
+};
+
+/* cnm_sent only when a run has QCN's counts */
+static bool counter_shown(size_t c)
+{
+	return counter_col[c].stat != S_CNM_TX || any_cnm;
+}
+
 static void write_text(FILE *f, const char *title)
 {
 	struct table t = { 0 };
 	const char **names;
-	size_t i, j, nn;
+	size_t i, j, nn, c;
 	struct agg a;
 	int k, g;
 
@@ -1836,28 +1855,21 @@ static void write_text(FILE *f, const char *title)
 		"ones; named flows in Mbit/s)\n",
 		any_cnm ? "cnm_sent: QCN's congestion notifications sent by "
 			  "switch ports; " : "");
-	t.ncol = 10 + any_cnm + nn;
+	t.ncol = 1 + nn;
+	for (c = 0; c < ARRAY_SIZE(counter_col); c++)
+		t.ncol += counter_shown(c);
 	t_add(&t, "scheme");
-	t_add(&t, "completed");
-	t_add(&t, "incomplete");
-	t_add(&t, "stuck");
-	t_add(&t, "reorders");
-	t_add(&t, "drops");
-	t_add(&t, "drop_lossless");
-	t_add(&t, "pfc_sent");
-	t_add(&t, "keyed_sent");
-	if (any_cnm)
-		t_add(&t, "cnm_sent");
-	t_add(&t, "paused_ms");
+	for (c = 0; c < ARRAY_SIZE(counter_col); c++)
+		if (counter_shown(c))
+			t_add(&t, "%s", counter_col[c].head);
 	for (j = 0; j < nn; j++)
 		t_add(&t, "%s", names[j]);
 	for (i = 0; i < nschemes; i++) {
 		t_add(&t, "%s", schemes[i].name);
-		for (k = S_COMPLETED; k <= S_PAUSED_MS; k++) {
-			if (k == S_PAUSED_MS && any_cnm) {
-				a = agg_stat(&schemes[i], S_CNM_TX);
-				t_agg(&t, &a, 0, 1);
-			}
+		for (c = 0; c < ARRAY_SIZE(counter_col); c++) {
+			if (!counter_shown(c))
+				continue;
+			k = counter_col[c].stat;
 			a = agg_stat(&schemes[i], k);
 			/* a share of runs: two places over several */
 			t_agg(&t, &a, k == S_PAUSED_MS ? 3 : 0,

@@ -130,12 +130,10 @@ hspec() {
 	esac
 }
 
-# QCN's CNMs go to the source MAC of a frame, which a router rewrites.
+# A qdisc whose hosts run a reaction point is bridged only: the
+# notifications go to the source MAC of a frame, which a router rewrites.
 l2_only() {
-	case "$1" in
-	qcn | uqcn) return 0 ;;
-	*) return 1 ;;
-	esac
+	[ "$(hspec "$1")" != "$(qspec "$1")" ]
 }
 
 # record PART KEY=VALUE...: one JSON line (values numeric unless quoted).
