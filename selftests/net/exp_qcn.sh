@@ -101,9 +101,15 @@ phases_measured() {
 # names it; the flows to d each hold a backlog at their input, and the
 # output's round robin gives each its fair share. The margins are our
 # pass criteria from the paper's claims (V >= 0.9, f1 within 15 % of its fair
-# share, U >= 0.9 at d); over the 10 runs of `make repro` (5 seeds, 6.1
-# and 6.12), V was 0.98 to 1.02 and f1's share 0.91 to 1.00 in every
-# phase, U 0.991 or more.
+# share, U >= 0.9 at d), except f1's in the first phase: the start-up's
+# CNMs may cut f1's RL to about half, target too, and active increase
+# takes some 2 s to bring it back, of the phase's 2.8 s measured
+# (Documentation/qcn.rst); one such cut costs f1 up to a fifth of its
+# share there, so at least 0.75 of it. Measured over 25 trusted runs (the
+# 10 of `make repro`, 6.1 and 6.12, and seeds 2 to 16 on 6.12 with another
+# guest beside them): V 0.95 to 1.02, U 0.97 or more, f1's share 0.98 to
+# 1.00 in the second and third phases; in the first, 0.99 to 1.00 in 19
+# runs and 0.91 to 0.97 in 6, and 0.85 once in CI (C4 once 0.82).
 victim_kept_by_occupancy() {
 	local vv f1 u
 	b_run
@@ -116,7 +122,8 @@ victim_kept_by_occupancy() {
 	awk -v v="$vv" -v f="$f1" -v u="$u" 'BEGIN {
 		ok = split(v, a, " ") == 3 && split(f, b, " ") == 3 && split(u, c, " ") == 3
 		for (i = 1; i <= 3; i++)
-			if (a[i] < 0.9 || b[i] < 0.85 || b[i] > 1.15 || c[i] < 0.9) ok = 0
+			if (a[i] < 0.9 || b[i] < (i == 1 ? 0.75 : 0.85) ||
+			    b[i] > 1.15 || c[i] < 0.9) ok = 0
 		exit !ok }'
 	check_err $? "V $vv; f1 $f1; U $u"
 	log_test "C3 (occupancy sampling): f6 keeps 0.9 of its rate, f1 its fair share at d"
