@@ -154,19 +154,54 @@ static void qcnrp_queue(struct fcq_port *port, struct sk_buff *skb)
 }
 
 /*
+ * Back at line rate: the flow's packets that wait join its class's FIFO,
+ * which holds none of its own (they all went to the RL), so its order
+ * holds.
+ */
+static void rl_free(struct qcnrp_sched *q, struct qcnrp_rl *rl)
+{
+	skb_queue_splice_tail_init(&rl->q, &q->q[rl->prio]);
+	rl->used = false;
+	q->rls[rl->prio]--;
+	q->st.rl_freed++;
+}
+
+/*
+ * A free RL at @now, or NULL. With none free, the RLs whose flows have
+ * nothing queued count their timer's cycles up to @now (qcn_rp_tx() does
+ * so only when an RL sends): one back at line rate is freed and taken.
+ */
+static struct qcnrp_rl *rl_slot(struct qcnrp_sched *q, u64 now)
+{
+	struct qcnrp_rl *rl;
+	u32 i;
+
+	for (i = 0; i < q->max_rps; i++)
+		if (!q->rl[i].used)
+			return &q->rl[i];
+	for (i = 0; i < q->max_rps; i++) {
+		rl = &q->rl[i];
+		if (!skb_queue_empty(&rl->q))
+			continue;
+		qcn_rp_tx(&rl->rp, &q->rp, 0, now);
+		if (qcn_rp_idle(&rl->rp, &q->rp)) {
+			rl_free(q, rl);
+			return rl;
+		}
+	}
+	return NULL;
+}
+
+/*
  * A new RL for (@da, @p) at @now; the flow's packets in its class's FIFO
  * move to it, in order. NULL when max_rps are in use.
  */
 static struct qcnrp_rl *rl_create(struct qcnrp_sched *q, const u8 *da, u8 p,
 				  u64 now)
 {
+	struct qcnrp_rl *rl = rl_slot(q, now);
 	struct sk_buff *skb, *tmp;
-	struct qcnrp_rl *rl = NULL;
-	u32 i;
 
-	for (i = 0; i < q->max_rps && !rl; i++)
-		if (!q->rl[i].used)
-			rl = &q->rl[i];
 	if (!rl) {
 		q->st.rl_full++;
 		return NULL;
@@ -260,19 +295,6 @@ static int class_turn(struct qcnrp_sched *q, u8 p, u64 now, u64 *retry)
 static struct sk_buff_head *turn_queue(struct qcnrp_sched *q, u8 p, int at)
 {
 	return at ? &q->rl[at - 1].q : &q->q[p];
-}
-
-/*
- * Back at line rate: the flow's packets that wait join its class's FIFO,
- * which holds none of its own (they all went to the RL), so its order
- * holds.
- */
-static void rl_free(struct qcnrp_sched *q, struct qcnrp_rl *rl)
-{
-	skb_queue_splice_tail_init(&rl->q, &q->q[rl->prio]);
-	rl->used = false;
-	q->rls[rl->prio]--;
-	q->st.rl_freed++;
 }
 
 /* An RL sent @skb at @now: its next may start one gap later. */

@@ -8,7 +8,8 @@
 # a rate limiter (RL) for it and cut its rate to a quarter of the line;
 # A's packets then leave at that rate and B takes the rest; the RL
 # recovers (fast recovery, active increase) and is freed back at line
-# rate. tshark decodes the CNMs with the project's dissector. CNMs with
+# rate; an RL whose flow sends nothing gives up its slot to a new flow's
+# CNM once its timer has brought it back there. tshark decodes the CNMs with the project's dissector. CNMs with
 # QntzFb 0, to another address or malformed are counted and change
 # nothing; a CNM for a new flow with max_rps in use is counted, and
 # max_rps cannot drop below an RL in use; a full RL queue drops into
@@ -22,6 +23,7 @@ ALL_TESTS="
 	other_flow_takes_rest
 	cnm_decoded
 	rl_recovers_and_frees
+	idle_rl_yields_slot
 	zero_ignored
 	not_ours_dropped
 	malformed_dropped
@@ -155,6 +157,41 @@ rl_recovers_and_frees() {
 	[ "$freed" = 1 ] && [ "$rls" = 0 ]
 	check_err $? "freed $freed, RLs $rls"
 	log_test "the RL recovers to line rate and is freed"
+}
+
+# An RL for an address h1 never sends to holds its slot, with max_rps 1,
+# until its timer brings it back to line rate: the cut is QntzFb 1, so
+# after 5 cycles of fast recovery and one of active increase, 3.6 s. A
+# CNM for B finds no RL free before that (rl_full), and after it frees
+# the idle RL and takes its place. B's RL, cut by QntzFb 1 too, then
+# recovers the same way (within 12 s), and max_rps is 8 again.
+idle_rl_yields_slot() {
+	local c0 c1 t0 t=0 i das ms
+	nsx h-h1 tc qdisc change dev h1-eth root qcnrp max_rps 1
+	c0=$(h1 .qcnrp.rl_full .qcnrp.rl_created .qcnrp.rl_freed)
+	t0=$(date +%s%N)
+	inject 1:0 --encap 02:00:00:00:00:77 --wait 10ms \
+		cnm 1:0 --dst "$H1" --encap "$H3"
+	for i in $(seq 48); do
+		sleep 0.25
+		das=$(h1 '[.qcnrp.rls[].da] | join(" ")')
+		[ "$das" = "$H3" ] && break
+		t=$(date +%s%N)
+		inject 1:0 --encap "$H3"
+	done
+	c1=$(h1 .qcnrp.rl_full .qcnrp.rl_created .qcnrp.rl_freed)
+	ms=$(((t - t0) / 1000000))
+	ktap_note "rl_full rl_created rl_freed: ${c0//$'\t'/ } -> ${c1//$'\t'/ }; B's RL from the CNM sent $ms ms after the idle one's"
+	[ "$das" = "$H3" ] && [ "$ms" -ge 3000 ] &&
+		echo "$c0 $c1" | tr '\t' ' ' |
+		awk '{ exit !($4 > $1 && $5 == $2 + 2 && $6 == $3 + 1) }'
+	check_err $? "RLs $das after $ms ms; $c0 -> $c1"
+	for i in $(seq 48); do
+		[ "$(h1 '.qcnrp.rls | length')" = 0 ] && break
+		sleep 0.25
+	done
+	nsx h-h1 tc qdisc change dev h1-eth root qcnrp max_rps 8
+	log_test "an idle RL holds its slot until back at line rate, then yields it"
 }
 
 # counted COUNTER N INJECT-ARGS...: a CNM (inject's arguments) moves
