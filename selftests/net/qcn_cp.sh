@@ -35,6 +35,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${FCQ_RESULTS:-/tmp}/qcn_cp
 WORK=$(mktemp -d)
 RATE=20mbit
+NS=1000000000
 mkdir -p "$OUT"
 DMESG0=$(dmesg | wc -l)
 new_dmesg() { dmesg | tail -n +$((DMESG0 + 1)); }
@@ -52,7 +53,7 @@ HEADROOM=8kb
 # results in $WORK/$1.*: goodput per 0.5 s bin at d (f1..f4) and e (f6),
 # the drops, s1's CNMs.
 scenario() {
-	local name=$1 sample=$1 cp=ingress h ep s=()
+	local name=$1 sample=$1 cp=ingress h ep lost s=()
 	[ "$sample" != none ] || cp=none sample=arrival
 	star bridge s1 s2 s3 s4 d e
 	for h in s1 s2 s3 s4 d e; do
@@ -79,7 +80,14 @@ scenario() {
 			150000000 >/dev/null &
 		s+=($!)
 	done
-	sleep 8
+	# f6 is measured from 2 to 7 s (mbps()): what its path lost meanwhile
+	until_ns $((ep + 2 * NS))
+	lost=$(f6_lags)
+	until_ns $((ep + 7 * NS))
+	echo "$lost $(f6_lags)" |
+		awk '{ a = $3 - $1; b = $4 - $2; print (a > b ? a : b) }' \
+		>"$WORK/$name.lost"
+	until_ns $((ep + 8 * NS))
 	capture_stop
 	nsx sw tc -s qdisc show dev sw-s1 >"$WORK/$name.sw-s1"
 	total_drops >"$WORK/$name.drops"
@@ -87,6 +95,11 @@ scenario() {
 	reported "$WORK/$name.d" 4
 	reported "$WORK/$name.e" 1
 	cleanup
+}
+
+# The link time (ns) s1's port and e's have lost to host stalls: f6's path.
+f6_lags() {
+	echo "$(xstat h-s1 s1-eth '.tx_lag_ns // 0') $(xstat sw sw-e '.tx_lag_ns // 0')"
 }
 
 # Mean goodput (Mbit/s) of the streams from $2 in file $1, 2..7 s.
@@ -133,15 +146,25 @@ victim_throttled_by_arrival() {
 
 # Occupancy sampling: f6's frames leave s1's input at once (e is idle),
 # so they are seldom (random) or never (deterministic) the culprit. f6
-# had 13.35 to 13.94 Mbit/s in the 13 runs (asserted: 11.2).
+# had 13.35 to 13.94 Mbit/s in the 13 runs (asserted: 11.2). A guest
+# the host stalls loses link time whatever the scheme (two make checks
+# side by side once gave f1..f4 3.72 Mbit/s each, 80 % of their share,
+# and f6 10.99): f6 is judged net of what its path lost in the window,
+# and not at all past 10 % of it (qcn_fanin.sh does the same at d).
 victim_kept_by_occupancy() {
-	local s f6 ok=0
+	local s f6 lost ok=0 judged=0
 	for s in occupancy_rand occupancy_det; do
 		ran $s
 		f6=$(mbps "$WORK/$s.e" "$(addr s1)")
-		ktap_note "$s: f6 $f6 Mbit/s of its 14"
-		awk -v v="$f6" 'BEGIN { exit !(v >= 0.8 * 14) }' || ok=1
+		lost=$(cat "$WORK/$s.lost" 2>/dev/null || echo 0)
+		ktap_note "$s: f6 $f6 Mbit/s of its 14; its path lost $((lost / 1000000)) ms of the 5 s to host stalls"
+		[ "$lost" -le $((NS / 2)) ] || continue
+		judged=$((judged + 1))
+		awk -v v="$f6" -v l="$lost" 'BEGIN {
+			exit !(v >= 0.8 * 14 * (1 - l / 5e9)) }' || ok=1
 	done
+	[ $judged -gt 0 ] ||
+		check_skip "the host stalled the guest for over 10 % of both windows"
 	check_err $ok "f6"
 	log_test "occupancy sampling keeps the victim f6 at 0.8 of its rate or more"
 }
