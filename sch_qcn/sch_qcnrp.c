@@ -167,6 +167,20 @@ static void rl_free(struct qcnrp_sched *q, struct qcnrp_rl *rl)
 }
 
 /*
+ * @rl's flow sent @len bytes at @now (0: its timer's cycles catch up);
+ * true if that brought it back to line rate, and it is freed.
+ */
+static bool rl_counted(struct qcnrp_sched *q, struct qcnrp_rl *rl, u32 len,
+		       u64 now)
+{
+	qcn_rp_tx(&rl->rp, &q->rp, len, now);
+	if (!qcn_rp_idle(&rl->rp, &q->rp))
+		return false;
+	rl_free(q, rl);
+	return true;
+}
+
+/*
  * A free RL at @now, or NULL. With none free, the RLs whose flows have
  * nothing queued count their timer's cycles up to @now (qcn_rp_tx() does
  * so only when an RL sends): one back at line rate is freed and taken.
@@ -181,13 +195,8 @@ static struct qcnrp_rl *rl_slot(struct qcnrp_sched *q, u64 now)
 			return &q->rl[i];
 	for (i = 0; i < q->max_rps; i++) {
 		rl = &q->rl[i];
-		if (!skb_queue_empty(&rl->q))
-			continue;
-		qcn_rp_tx(&rl->rp, &q->rp, 0, now);
-		if (qcn_rp_idle(&rl->rp, &q->rp)) {
-			rl_free(q, rl);
+		if (skb_queue_empty(&rl->q) && rl_counted(q, rl, 0, now))
 			return rl;
-		}
 	}
 	return NULL;
 }
@@ -303,10 +312,9 @@ static void rl_sent(struct qcnrp_sched *q, struct qcnrp_rl *rl,
 {
 	u32 wire = qdisc_pkt_len(skb) + q->port.cfg.overhead;
 
-	qcn_rp_tx(&rl->rp, &q->rp, qdisc_pkt_len(skb), now);
-	rl->next_tx = max(now, rl->next_tx) + qcn_rp_gap_ns(&rl->rp, wire);
-	if (qcn_rp_idle(&rl->rp, &q->rp))
-		rl_free(q, rl);
+	if (!rl_counted(q, rl, qdisc_pkt_len(skb), now))
+		rl->next_tx = max(now, rl->next_tx) +
+			      qcn_rp_gap_ns(&rl->rp, wire);
 }
 
 static struct sk_buff *qcnrp_pick(struct fcq_port *port, u64 now, u64 *retry)

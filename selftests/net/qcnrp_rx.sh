@@ -9,12 +9,12 @@
 # A's packets then leave at that rate and B takes the rest; the RL
 # recovers (fast recovery, active increase) and is freed back at line
 # rate; an RL whose flow sends nothing gives up its slot to a new flow's
-# CNM once its timer has brought it back there. tshark decodes the CNMs with the project's dissector. CNMs with
-# QntzFb 0, to another address or malformed are counted and change
-# nothing; a CNM for a new flow with max_rps in use is counted, and
-# max_rps cannot drop below an RL in use; a full RL queue drops into
-# drop_rl and nowhere else; the qdisc goes away under traffic with an RL
-# live, and the module unloads.
+# CNM once its timer has brought it back there. tshark decodes the CNMs
+# with the project's dissector. CNMs with QntzFb 0, to another address or
+# malformed are counted and change nothing; a CNM for a new flow with
+# max_rps in use is counted, and max_rps cannot drop below an RL in use;
+# a full RL queue drops into drop_rl and nowhere else; the qdisc goes
+# away under traffic with an RL live, and the module unloads.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
