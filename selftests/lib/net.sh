@@ -154,6 +154,12 @@ xstat() {
 	nsx "$1" tc -j -s qdisc show dev "$2" | gojq -r ".[0] | $3"
 }
 
+# The link time (ns) port $2 of namespace $1 has lost to host stalls
+# (tx_lag_ns: fcq/link.c).
+link_lost() {
+	xstat "$1" "$2" '.tx_lag_ns // 0'
+}
+
 xstats() {
 	local ns=$1 dev=$2 q=$3 f
 	shift 3

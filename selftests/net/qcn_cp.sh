@@ -36,6 +36,9 @@ OUT=${FCQ_RESULTS:-/tmp}/qcn_cp
 WORK=$(mktemp -d)
 RATE=20mbit
 NS=1000000000
+# Rates are measured from FROM to TO s after the senders start (mbps()).
+FROM=2
+TO=7
 mkdir -p "$OUT"
 DMESG0=$(dmesg | wc -l)
 new_dmesg() { dmesg | tail -n +$((DMESG0 + 1)); }
@@ -81,9 +84,9 @@ scenario() {
 		s+=($!)
 	done
 	# f6 is measured from 2 to 7 s (mbps()): what its path lost meanwhile
-	until_ns $((ep + 2 * NS))
+	until_ns $((ep + FROM * NS))
 	lost=$(f6_lags)
-	until_ns $((ep + 7 * NS))
+	until_ns $((ep + TO * NS))
 	echo "$lost $(f6_lags)" |
 		awk '{ a = $3 - $1; b = $4 - $2; print (a > b ? a : b) }' \
 		>"$WORK/$name.lost"
@@ -99,12 +102,14 @@ scenario() {
 
 # The link time (ns) s1's port and e's have lost to host stalls: f6's path.
 f6_lags() {
-	echo "$(xstat h-s1 s1-eth '.tx_lag_ns // 0') $(xstat sw sw-e '.tx_lag_ns // 0')"
+	echo "$(link_lost h-s1 s1-eth) $(link_lost sw sw-e)"
 }
 
-# Mean goodput (Mbit/s) of the streams from $2 in file $1, 2..7 s.
+# Mean goodput (Mbit/s) of the streams from $2 in file $1, FROM..TO s (the
+# sink's bins are 0.5 s).
 mbps() {
-	gojq -s --arg src "$2" '[.[] | select(.src == $src) | .bins[4:14][]] |
+	gojq -s --arg src "$2" --argjson a $((2 * FROM)) --argjson b $((2 * TO)) \
+		'[.[] | select(.src == $src) | .bins[$a:$b][]] |
 		if length == 0 then 0 else (add * 16 / length / 1e4 | floor) / 100 end' "$1"
 }
 
@@ -157,11 +162,11 @@ victim_kept_by_occupancy() {
 		ran $s
 		f6=$(mbps "$WORK/$s.e" "$(addr s1)")
 		lost=$(cat "$WORK/$s.lost" 2>/dev/null || echo 0)
-		ktap_note "$s: f6 $f6 Mbit/s of its 14; its path lost $((lost / 1000000)) ms of the 5 s to host stalls"
-		[ "$lost" -le $((NS / 2)) ] || continue
+		ktap_note "$s: f6 $f6 Mbit/s of its 14; its path lost $((lost / 1000000)) ms of the $((TO - FROM)) s to host stalls"
+		[ "$lost" -le $(((TO - FROM) * NS / 10)) ] || continue
 		judged=$((judged + 1))
-		awk -v v="$f6" -v l="$lost" 'BEGIN {
-			exit !(v >= 0.8 * 14 * (1 - l / 5e9)) }' || ok=1
+		awk -v v="$f6" -v l="$lost" -v w=$(((TO - FROM) * NS)) 'BEGIN {
+			exit !(v >= 0.8 * 14 * (1 - l / w)) }' || ok=1
 	done
 	[ $judged -gt 0 ] ||
 		check_skip "the host stalled the guest for over 10 % of both windows"

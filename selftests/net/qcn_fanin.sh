@@ -73,9 +73,9 @@ scenario() {
 	lags >"$WORK/$name.lag0"
 	for k in 0 1 2; do
 		until_ns $((ep + k * PHASE * NS + MEASURED))
-		a=$(xstat sw sw-d '.tx_lag_ns // 0')
+		a=$(link_lost sw sw-d)
 		until_ns $((ep + (k + 1) * PHASE * NS))
-		echo $(($(xstat sw sw-d '.tx_lag_ns // 0') - a))
+		echo $(($(link_lost sw sw-d) - a))
 		[ $k != 1 ] || kill $f5
 	done >"$WORK/$name.phlag"
 	lags | awk 'NR == FNR { a[$1] = $2; next } { print $1, $2 - a[$1] }' \
@@ -103,9 +103,9 @@ ran() {
 lags() {
 	local h
 	for h in s1 s2 s3 s4 s5; do
-		echo "$h-eth $(xstat "$(hns $h)" "$h-eth" '.tx_lag_ns // 0')"
+		echo "$h-eth $(link_lost "$(hns $h)" "$h-eth")"
 	done
-	echo "sw-d $(xstat sw sw-d '.tx_lag_ns // 0')"
+	echo "sw-d $(link_lost sw sw-d)"
 }
 
 # The CNMs the switch's CPs have sent.
