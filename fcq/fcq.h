@@ -434,6 +434,12 @@ void fcq_switch_update(struct fcq_port *port);
 u64 fcq_switch_pool(const struct fcq_port *port);
 u32 fcq_switch_buffer(const struct fcq_port *port);
 enum fcq_admit fcq_switch_admit(struct fcq_port *egress, struct sk_buff *skb);
+/*
+ * @skb leaves the buffer of its (ingress port, priority); once only. The
+ * port's dequeue does it, or earlier a scheme whose egress keeps a buffer
+ * of its own (an output buffer) that @skb moves to. fcq_switch_input()
+ * then knows its input no more.
+ */
 void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 			u64 now);
 /*

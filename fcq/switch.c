@@ -422,6 +422,7 @@ void fcq_switch_release(struct fcq_port *egress, struct sk_buff *skb,
 	fcq_port_kick(notify);
 	cb->ingress = -1;
 }
+EXPORT_SYMBOL_GPL(fcq_switch_release);
 
 u32 fcq_switch_ingress(struct fcq_port *egress, const struct sk_buff *skb,
 		       struct fcq_port **ing)
