@@ -22,6 +22,13 @@
  * to send it (fcq_port_frame_request(): no frame is sent under another
  * port's lock).
  *
+ * With `b_out`, the port is the paper's two-stage switch for class `prio`:
+ * its frames wait in the inputs' queues (the DRR flows) and move to an
+ * output buffer of b_out bytes as room frees up in it (the paper's
+ * credits), in the round robin's order, leaving their input's buffer as
+ * they move; an output CP samples them as they enter that buffer, with Q
+ * its bytes (ob_fill()).
+ *
  * The culprit's source is a frame's source MAC: valid where the switch
  * bridges. A routed switch rewrites it, so its CNMs go to the previous
  * router, which has no reaction point: QCN is an L2 protocol.
@@ -95,6 +102,11 @@ struct qcn_sched {
 	/* fixed at creation */
 	u32 unit;
 	u32 nunits;
+	/* under the root lock; ob_bytes read by dumps */
+	u32 b_out;			/* output buffer of class prio; 0: none */
+	struct sk_buff_head ob;		/* frames moved to the output buffer */
+	u32 ob_bytes;
+	u8 ob_prio;			/* their class */
 	struct fcq_drr *drr;		/* [FCQ_NUM_PRIO] */
 	struct fcq_ets ets;
 	struct qcn_cpoint *cpt;
@@ -113,6 +125,7 @@ static const struct nla_policy qcn_policy[TCA_QCN_MAX + 1] = {
 	[TCA_QCN_PROBES] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
 	[TCA_QCN_ENCAP] = NLA_POLICY_MAX(NLA_U32, FCQ_CNM_MSDU_MAX),
 	[TCA_QCN_SEED] = { .type = NLA_U32 },
+	[TCA_QCN_B_OUT] = { .type = NLA_U32 },
 };
 
 static const struct fcq_scheme_ops qcn_ops;
@@ -220,8 +233,9 @@ static size_t cnm_build(u8 *buf, size_t size, const struct qcn_flow *f,
 /*
  * The bytes in the buffer @owner's CP watches, @skb (class @p) included:
  * its input's (@mark QCN_CB_INGRESS), under the switch's lock, only when a
- * sample asks; else its class backlog at the output, which counts @skb
- * once queue() returns.
+ * sample asks; else its output buffer, which holds @skb already (two
+ * stages: ob_fill()); else its class backlog at the output, which counts
+ * @skb once queue() returns.
  */
 static u32 cp_buffer(struct qcn_sched *owner, const struct sk_buff *skb,
 		     u8 p, u8 mark)
@@ -230,6 +244,8 @@ static u32 cp_buffer(struct qcn_sched *owner, const struct sk_buff *skb,
 
 	if (mark)
 		return fcq_switch_ingress(&owner->port, skb, &ing);
+	if (owner->b_out)
+		return owner->ob_bytes;
 	return owner->port.st.backlog[p] + qdisc_pkt_len(skb);
 }
 
@@ -376,12 +392,67 @@ static void qcn_queue(struct fcq_port *port, struct sk_buff *skb)
 	ing = fcq_switch_input(port, skb);
 	/*
 	 * A frame is charged to one CP: this output's, if it has one for the
-	 * class, else its input's, if that has one (cp_arrival() asks).
+	 * class (with two stages, as it enters the output buffer), else its
+	 * input's, if that has one (cp_arrival() asks).
 	 */
-	if (q->cp_at == QCN_CP_AT_EGRESS && p == q->prio)
-		cp_arrival(q, ing, skb, p, 0);
-	else if (ing && ing->ops == &qcn_ops)
+	if (q->cp_at == QCN_CP_AT_EGRESS && p == q->prio) {
+		if (!q->b_out)
+			cp_arrival(q, ing, skb, p, 0);
+	} else if (ing && ing->ops == &qcn_ops) {
 		cp_arrival(qcn_of(ing), ing, skb, p, QCN_CB_INGRESS);
+	}
+}
+
+/*
+ * The second stage: frames of class prio leave the inputs' queues in the
+ * round robin's order for the output buffer while it has room for them,
+ * the first always (no frame is too big to move). Leaving, a frame returns
+ * what its input's CP charged and leaves its input's buffer (which may
+ * then resume its upstream); entering, it arrives at this port's CP. A
+ * buffer still holding another class (prio changed) drains first.
+ */
+static void ob_fill(struct qcn_sched *q, u64 now)
+{
+	struct fcq_drr *d = &q->drr[q->prio];
+	struct fcq_port *ing;
+	struct sk_buff *skb;
+	u32 len;
+
+	if (!skb_queue_empty(&q->ob) && q->ob_prio != q->prio)
+		return;
+	q->ob_prio = q->prio;
+	while ((skb = fcq_drr_peek(d))) {
+		len = qdisc_pkt_len(skb);
+		if (q->ob_bytes && q->ob_bytes + len > q->b_out)
+			break;
+		fcq_drr_dequeue(d);
+		cp_departure(q, skb);
+		ing = fcq_switch_input(&q->port, skb);
+		fcq_switch_release(&q->port, skb, now);
+		__skb_queue_tail(&q->ob, skb);
+		WRITE_ONCE(q->ob_bytes, q->ob_bytes + len);
+		if (q->cp_at == QCN_CP_AT_EGRESS)
+			cp_arrival(q, ing, skb, q->prio, 0);
+	}
+}
+
+/* Class @p's next frame: its output buffer's first, if it holds @p. */
+static struct sk_buff *class_peek(struct qcn_sched *q, int p)
+{
+	if (p == q->ob_prio && !skb_queue_empty(&q->ob))
+		return skb_peek(&q->ob);
+	return fcq_drr_peek(&q->drr[p]);
+}
+
+static struct sk_buff *class_dequeue(struct qcn_sched *q, int p)
+{
+	struct sk_buff *skb;
+
+	if (p != q->ob_prio || skb_queue_empty(&q->ob))
+		return fcq_drr_dequeue(&q->drr[p]);
+	skb = __skb_dequeue(&q->ob);
+	WRITE_ONCE(q->ob_bytes, q->ob_bytes - qdisc_pkt_len(skb));
+	return skb;
 }
 
 static struct sk_buff *qcn_pick(struct fcq_port *port, u64 now, u64 *retry)
@@ -391,13 +462,14 @@ static struct sk_buff *qcn_pick(struct fcq_port *port, u64 now, u64 *retry)
 	struct sk_buff *skb;
 	int p;
 
+	if (q->b_out)
+		ob_fill(q, now);
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
-		fcq_ready_offer(port, &r, p, fcq_drr_peek(&q->drr[p]), now,
-				retry);
+		fcq_ready_offer(port, &r, p, class_peek(q, p), now, retry);
 	p = fcq_ets_pick(&q->ets, r.mask, r.len);
 	if (p < 0)
 		return NULL;
-	skb = fcq_drr_dequeue(&q->drr[p]);
+	skb = class_dequeue(q, p);
 	if (skb)
 		cp_departure(q, skb);
 	return skb;
@@ -410,7 +482,7 @@ static struct sk_buff *qcn_flush(struct fcq_port *port)
 	int p;
 
 	for (p = 0; q->drr && p < FCQ_NUM_PRIO; p++) {
-		skb = fcq_drr_dequeue(&q->drr[p]);
+		skb = class_dequeue(q, p);
 		if (skb) {
 			cp_departure(q, skb);
 			return skb;
@@ -434,7 +506,8 @@ static int qcn_dump(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_QCN_UNITS, q->nunits) ||
 	    nla_put_u32(skb, TCA_QCN_PROBES, q->probes) ||
 	    nla_put_u32(skb, TCA_QCN_ENCAP, q->encap) ||
-	    nla_put_u32(skb, TCA_QCN_SEED, q->seed))
+	    nla_put_u32(skb, TCA_QCN_SEED, q->seed) ||
+	    nla_put_u32(skb, TCA_QCN_B_OUT, q->b_out))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -466,6 +539,9 @@ static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 		if (nla_put_u64_64bit(skb, i + 1, hist[i], 0))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
+	if (nla_put_u64_64bit(skb, TCA_QCN_STATS_OB_BYTES,
+			      READ_ONCE(q->ob_bytes), TCA_QCN_STATS_PAD))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -483,7 +559,8 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	struct qcn_sched *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_QCN_MAX + 1];
 	struct qcn_cp_cfg cfg = q->cfg;
-	u32 probes = q->probes, encap = q->encap, unit, nunits, seed;
+	u32 probes = q->probes, encap = q->encap, b_out = q->b_out;
+	u32 unit, nunits, seed;
 	struct fcq_port_cfg pcfg;
 	int err;
 
@@ -496,6 +573,14 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	    fcq_get_u32(tb[TCA_QCN_I_S], 64, 1 << 30, &cfg.i_s,
 			"i_s must be 64 bytes to 1 GB", extack))
 		return -EINVAL;
+	if (tb[TCA_QCN_B_OUT]) {
+		b_out = nla_get_u32(tb[TCA_QCN_B_OUT]);
+		if (b_out && (b_out < 2048 || b_out > 1 << 30)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_QCN_B_OUT],
+					    "b_out must be 0 (one stage) or 2 kB to 1 GB");
+			return -EINVAL;
+		}
+	}
 	if (tb[TCA_QCN_W])
 		cfg.w = nla_get_u32(tb[TCA_QCN_W]);
 	if (tb[TCA_QCN_TABLE])
@@ -541,6 +626,7 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->cfg = cfg;
 	q->probes = probes;
 	q->encap = encap;
+	q->b_out = b_out;
 	q->unit = unit;
 	q->nunits = nunits;
 	spin_unlock_bh(&q->cp_lock);
@@ -586,6 +672,7 @@ static int qcn_init(struct Qdisc *sch, struct nlattr *opt,
 	BUILD_BUG_ON((int)QCN_SAMPLE_FIXED != QCN_TABLE_FIXED ||
 		     (int)QCN_SAMPLE_STD != QCN_TABLE_STD);
 	spin_lock_init(&q->cp_lock);
+	__skb_queue_head_init(&q->ob);	/* before anything can fail */
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
 		q->ets.quantum[p] = psched_mtu(qdisc_dev(sch));
 	err = fcq_port_init(sch, &qcn_ops, extack);

@@ -17,7 +17,8 @@ static void explain(void)
 		"Usage: ... qcn [ cp none | egress | ingress ]\n"
 		"  [ sample arrival | occupancy_rand | occupancy_det | occupancy_bytes ]\n"
 		"  [ prio PRIO ] [ q_eq SIZE ] [ w N ] [ i_s SIZE ] [ table fixed | std ]\n"
-		"  [ unit SIZE ] [ units N ] [ probes N ] [ encap BYTES ] [ seed N ]\n"
+		"  [ b_out SIZE ] [ unit SIZE ] [ units N ] [ probes N ] [ encap BYTES ]\n"
+		"  [ seed N ]\n"
 		FCQ_PORT_USAGE
 		"unit, units and seed are fixed when the qdisc is created.\n");
 }
@@ -47,6 +48,7 @@ static const struct fcq_u32_opt u32_opts[] = {
 	{ "q_eq", TCA_QCN_Q_EQ, fcq_size_arg, NULL },
 	{ "w", TCA_QCN_W, fcq_uint_arg, NULL },
 	{ "i_s", TCA_QCN_I_S, fcq_size_arg, NULL },
+	{ "b_out", TCA_QCN_B_OUT, fcq_size_arg, NULL },
 	{ "unit", TCA_QCN_UNIT, fcq_size_arg, NULL },
 	{ "units", TCA_QCN_UNITS, fcq_uint_arg, NULL },
 	{ "probes", TCA_QCN_PROBES, fcq_uint_arg, NULL },
@@ -87,6 +89,7 @@ static int qcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	fcq_print_u32("w", tb[TCA_QCN_W]);
 	fcq_print_size("i_s", tb[TCA_QCN_I_S], NULL);
 	fcq_print_word("table", tb[TCA_QCN_TABLE], tables, 0);
+	fcq_print_size("b_out", tb[TCA_QCN_B_OUT], NULL);
 	fcq_print_size("unit", tb[TCA_QCN_UNIT], NULL);
 	fcq_print_u32("units", tb[TCA_QCN_UNITS]);
 	fcq_print_u32("probes", tb[TCA_QCN_PROBES]);
@@ -104,6 +107,7 @@ static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
 		{ TCA_QCN_STATS_CNM_REFUSED, "cnm_refused", false },
 		{ TCA_QCN_STATS_NO_CULPRIT, "no_culprit", false },
 		{ TCA_QCN_STATS_UNTRACKED, "untracked", false },
+		{ TCA_QCN_STATS_OB_BYTES, "ob_bytes", false },
 	};
 	struct rtattr *tb[TCA_QCN_STATS_MAX + 1], *scheme, *a;
 	__u64 v;

@@ -9,12 +9,14 @@
 # point at the output and arrival sampling (standard QCN) the shares are
 # unfair; at the inputs, with occupancy sampling, each flow gets its fair
 # share. A flow's rate in a phase is its goodput over the phase's last
-# 70 %. The tracepoints qcn:cnm_tx and qcn:cnm_rx see every CNM.
+# 70 %. With two stages (b_out), the output CP's queue is the output
+# buffer alone. The tracepoints qcn:cnm_tx and qcn:cnm_rx see every CNM.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
 	fair_at_inputs
 	unfair_at_output
+	output_cp_sees_output_buffer
 	hotspot_utilized
 	rl_holds_not_lost
 	cnms_traced
@@ -38,16 +40,16 @@ MEASURED=$(((6 * PHASE + 9) / 10 * NS / 2))
 TR=/sys/kernel/tracing
 mkdir -p "$OUT"
 
-# One run with the switch's CPs at $2 sampling by $3, named $1; in
-# $WORK/$1.*: the sink's streams, drops, sw-d's and the hosts' counters,
-# and the qcn:* events.
+# One run with the switch's CPs at $2 sampling by $3, its output buffer $4
+# bytes (0: one stage), named $1; in $WORK/$1.*: the sink's streams, drops,
+# sw-d's and the hosts' counters, and the qcn:* events.
 scenario() {
-	local name=$1 cp=$2 sample=$3 h ep s=() f5 k a
+	local name=$1 cp=$2 sample=$3 b_out=${4:-0} h ep s=() f5 k a
 	star bridge s1 s2 s3 s4 s5 d
 	for h in s1 s2 s3 s4 s5 d; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
-			cp "$cp" sample "$sample" q_eq 20kb i_s 15kb lossless 0 \
-			seed 7 || return 1
+			cp "$cp" sample "$sample" q_eq 20kb i_s 15kb b_out "$b_out" \
+			lossless 0 seed 7 || return 1
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
 			rate $RATE delay 50us lossless 0 rl_limit 1000 seed 7 || return 1
 	done
@@ -206,6 +208,34 @@ unfair_at_output() {
 	log_test "an output CP with arrival sampling shares unfairly"
 }
 
+# The largest Qoffset (bytes; Q - Q_eq) of the CNMs sw-d sent in run $1,
+# and how many it sent.
+qoff_max() {
+	awk '/cnm_tx: dev=sw-d .* sent=1/ { n++
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^qoff=/ && substr($i, 6) + 0 > m) m = substr($i, 6) + 0 }
+	END { print m + 0, n + 0 }' "$WORK/$1.trace"
+}
+
+# With two stages the output CP's Q is the output buffer's bytes, so no
+# CNM quotes a Qoffset over b_out - Q_eq (10 kB here), while with one
+# stage it counts the inputs' backlog for d too and goes beyond.
+output_cp_sees_output_buffer() {
+	local one two
+	ran output egress arrival
+	ran twostage egress arrival 30kb
+	one=$(qoff_max output)
+	two=$(qoff_max twostage)
+	ktap_note "cp egress, b_out 30kb: f1..f5 per phase (Mbit/s): $(rates "$WORK/twostage.d" | tr '\n' ';')"
+	ktap_note "  M, E, sum per phase: $(metrics "$WORK/twostage.d")"
+	ktap_note "largest Qoffset (bytes) and CNMs: one stage $one, two stages $two"
+	set -- $one $two
+	[ "$2" -gt 0 ] && [ "$4" -gt 0 ] && [ "$3" -le $((30720 - 20480)) ] &&
+		[ "$1" -gt $((30720 - 20480)) ]
+	check_err $? "one stage $one, two stages $two"
+	log_test "with two stages the output CP sees the output buffer alone"
+}
+
 # The hotspot's payload goodput over what its line carries of payload
 # (1432 of each 1538 bytes on the wire): at least 0.9 in every phase, for
 # both. It was 0.96 to 0.999 in 10 runs. Link time the host took from the
@@ -327,7 +357,7 @@ rates_plotted() {
 
 nothing_lost() {
 	local r d=""
-	for r in inputs output; do
+	for r in inputs output twostage; do
 		[ -e "$WORK/$r.drops" ] && d="$d $r $(cut -d' ' -f1 "$WORK/$r.drops")"
 	done
 	ktap_note "drops:$d"

@@ -104,6 +104,7 @@ enum {
 	TCA_QCN_PROBES,		/* u32: random probes before a scan */
 	TCA_QCN_ENCAP,		/* u32, bytes of the culprit's MSDU in a CNM */
 	TCA_QCN_SEED,		/* u32 */
+	TCA_QCN_B_OUT,		/* u32, bytes: output buffer of class prio, 0: none */
 	__TCA_QCN_MAX
 };
 #define TCA_QCN_MAX		(__TCA_QCN_MAX - 1)
@@ -118,6 +119,7 @@ enum {
 	TCA_QCN_STATS_NO_CULPRIT,	/* CNMs wanted, no flow to name */
 	TCA_QCN_STATS_UNTRACKED,	/* frames beyond QCN_FLOWS or units */
 	TCA_QCN_STATS_FB_HIST,		/* nested: u64, type QntzFb / 8 + 1 */
+	TCA_QCN_STATS_OB_BYTES,		/* bytes in the output buffer now */
 	__TCA_QCN_STATS_MAX
 };
 #define TCA_QCN_STATS_MAX	(__TCA_QCN_STATS_MAX - 1)
