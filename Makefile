@@ -165,7 +165,8 @@ demo: setup
 # exit 3) is reported, not fatal.
 .PHONY: repro
 REPRO ?= ofc-fig1 ofc-ring flowsail-e1 flowsail-e2 flowsail-e2-udp flowsail-e3 \
-	flowsail-e4 flowsail-e4-extreme qcn-a qcn-b qcn-b-stop qcn-a-2stage qcn-b-2stage
+	flowsail-e4 flowsail-e4-extreme qcn-a qcn-b qcn-b-stop qcn-a-2stage qcn-b-2stage \
+	qcn-a-2stage-stop
 repro: setup
 	@for k in $(KERNELS); do for e in $(REPRO); do \
 		echo "repro: $$e on $$k"; \

@@ -6,11 +6,12 @@
 # phases of 4 s; s5 joins them in the second. Every switch port is qcn,
 # every host NIC qcnrp; sources are paced UDP on blocking sockets, so a
 # rate limiter holds them back instead of dropping. With the congestion
-# point at the output and arrival sampling (standard QCN) the shares are
-# unfair; at the inputs, with occupancy sampling, each flow gets its fair
-# share. A flow's rate in a phase is its goodput over the phase's last
-# 70 %. With two stages (b_out), the output CP's queue is the output
-# buffer alone. The tracepoints qcn:cnm_tx and qcn:cnm_rx see every CNM.
+# point at the output and arrival sampling (standard QCN) on one stage
+# the shares are unfair; at the inputs, with occupancy sampling, each
+# flow gets its fair share. A flow's rate in a phase is its goodput over
+# the phase's last 70 %. With two stages (b_out), the output CP's queue
+# is the output buffer alone. The tracepoints qcn:cnm_tx and qcn:cnm_rx
+# see every CNM.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
