@@ -56,7 +56,7 @@ HEADROOM=8kb
 # results in $WORK/$1.*: goodput per 0.5 s bin at d (f1..f4) and e (f6),
 # the drops, s1's CNMs.
 scenario() {
-	local name=$1 sample=$1 cp=ingress h ep lost s=()
+	local name=$1 sample=$1 cp=ingress h ep l0 l1 l2 s=()
 	[ "$sample" != none ] || cp=none sample=arrival
 	star bridge s1 s2 s3 s4 d e
 	for h in s1 s2 s3 s4 d e; do
@@ -83,14 +83,17 @@ scenario() {
 			150000000 >/dev/null &
 		s+=($!)
 	done
-	# f6 is measured from 2 to 7 s (mbps()): what its path lost meanwhile
+	# Rates are measured from FROM to TO (mbps()): the link time f6's
+	# path lost meanwhile, and s1's paths since the senders started.
+	until_ns "$ep"
+	l0=$(s1_lags)
 	until_ns $((ep + FROM * NS))
-	lost=$(f6_lags)
+	l1=$(s1_lags)
 	until_ns $((ep + TO * NS))
-	echo "$lost $(f6_lags)" |
-		awk '{ a = $3 - $1; b = $4 - $2; print (a > b ? a : b) }' \
-		>"$WORK/$name.lost"
-	until_ns $((ep + 8 * NS))
+	l2=$(s1_lags)
+	lags_lost "$l1" "$l2" 1 2 >"$WORK/$name.lost"
+	lags_lost "$l0" "$l2" 1 2 3 >"$WORK/$name.lost_run"
+	until_ns $(((TO + 1) * NS + ep))
 	capture_stop
 	nsx sw tc -s qdisc show dev sw-s1 >"$WORK/$name.sw-s1"
 	total_drops >"$WORK/$name.drops"
@@ -100,9 +103,20 @@ scenario() {
 	cleanup
 }
 
-# The link time (ns) s1's port and e's have lost to host stalls: f6's path.
-f6_lags() {
-	echo "$(link_lost h-s1 s1-eth) $(link_lost sw sw-e)"
+# The link time (ns) lost to host stalls so far by s1's port, e's (with
+# it f6's path) and d's (with s1's, f1's).
+s1_lags() {
+	echo "$(link_lost h-s1 s1-eth) $(link_lost sw sw-e) $(link_lost sw sw-d)"
+}
+
+# The most link time any of the ports numbered $3.. (in s1_lags' order)
+# lost from lags $1 to lags $2.
+lags_lost() {
+	local a=$1 b=$2
+	shift 2
+	echo "$a $b" | awk -v p="$*" '{ n = split(p, i, " ")
+		for (k = 1; k <= n; k++) { d = $(i[k] + 3) - $(i[k]); if (d > m) m = d }
+		print m + 0 }'
 }
 
 # Mean goodput (Mbit/s) of the streams from $2 in file $1, FROM..TO s (the
@@ -177,16 +191,30 @@ victim_kept_by_occupancy() {
 # PAUSE alone: f1's backlog at s1's input pauses s1, f6 with it, so the
 # two leave s1 in the ratio of what they offer, 14 to 6 (the paper: f6
 # gets 7/3 of f1's rate). Asserted: within 15 % of 7/3 (the issue's
-# margin); 2.25 to 2.32 in 8 runs on 6.1 and 6.12.
+# margin); 2.22 to 2.36 in 22 runs on 6.1 and 6.12, beside up to three
+# other guests. That holds while s1's senders keep their schedules: a
+# stall that puts both behind holds each to the socket buffer it has
+# queued in s1's port, and from then on they leave in about equal shares
+# (qcn.rst, deviation 15). Two runs beside a second make check did so
+# (1.38 and 1.94, after stalls of about 0.25 and 0.7 s in the sink's
+# bins). Of the passing runs, 10 lost 7 to 95 ms of s1's paths' link time
+# (link_lost) from the start to TO, 4 others 69 to 105 ms from FROM to TO.
+# A run that lost over 150 ms is not judged.
+PAUSE_LOST_MAX=150000000
 victim_coupled_by_pause() {
-	local f1 f6
+	local f1 f6 lost
 	ran none
 	f1=$(mbps "$WORK/none.d" "$(addr s1)")
 	f6=$(mbps "$WORK/none.e" "$(addr s1)")
-	ktap_note "PAUSE only: f6 $f6 Mbit/s, f1 $f1"
-	awk -v a="$f6" -v b="$f1" 'BEGIN { exit !(b > 0 && a / b >= 0.85 * 7 / 3 &&
-		a / b <= 1.15 * 7 / 3) }'
-	check_err $? "f6 $f6 f1 $f1"
+	lost=$(cat "$WORK/none.lost_run" 2>/dev/null || echo 0)
+	ktap_note "PAUSE only: f6 $f6 Mbit/s, f1 $f1; s1's paths lost $((lost / 1000000)) ms of the first $TO s to host stalls (judged up to $((PAUSE_LOST_MAX / 1000000)))"
+	if [ "$lost" -gt $PAUSE_LOST_MAX ]; then
+		check_skip "the host stalled the guest for $((lost / 1000000)) ms of s1's first $TO s"
+	else
+		awk -v a="$f6" -v b="$f1" 'BEGIN { exit !(b > 0 &&
+			a / b >= 0.85 * 7 / 3 && a / b <= 1.15 * 7 / 3) }'
+		check_err $? "f6 $f6 f1 $f1"
+	fi
 	log_test "PAUSE alone couples the victim f6 to f1, at 7/3 of its rate"
 }
 
