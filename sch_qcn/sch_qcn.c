@@ -436,10 +436,16 @@ static void ob_fill(struct qcn_sched *q, u64 now)
 	}
 }
 
+/* Whether the output buffer holds frames of class @p. */
+static bool ob_holds(const struct qcn_sched *q, int p)
+{
+	return p == q->ob_prio && !skb_queue_empty(&q->ob);
+}
+
 /* Class @p's next frame: its output buffer's first, if it holds @p. */
 static struct sk_buff *class_peek(struct qcn_sched *q, int p)
 {
-	if (p == q->ob_prio && !skb_queue_empty(&q->ob))
+	if (ob_holds(q, p))
 		return skb_peek(&q->ob);
 	return fcq_drr_peek(&q->drr[p]);
 }
@@ -448,7 +454,7 @@ static struct sk_buff *class_dequeue(struct qcn_sched *q, int p)
 {
 	struct sk_buff *skb;
 
-	if (p != q->ob_prio || skb_queue_empty(&q->ob))
+	if (!ob_holds(q, p))
 		return fcq_drr_dequeue(&q->drr[p]);
 	skb = __skb_dequeue(&q->ob);
 	WRITE_ONCE(q->ob_bytes, q->ob_bytes - qdisc_pkt_len(skb));
