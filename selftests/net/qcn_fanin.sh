@@ -39,6 +39,9 @@ NS=1000000000
 # ns into a phase where its measured rates start (rates(): 0.5 s bins)
 MEASURED=$(((6 * PHASE + 9) / 10 * NS / 2))
 TR=/sys/kernel/tracing
+# The CPs' equilibrium and the two-stage run's output buffer, in bytes.
+Q_EQ=20480
+B_OUT=30720
 mkdir -p "$OUT"
 
 # One run with the switch's CPs at $2 sampling by $3, its output buffer $4
@@ -49,7 +52,7 @@ scenario() {
 	star bridge s1 s2 s3 s4 s5 d
 	for h in s1 s2 s3 s4 s5 d; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
-			cp "$cp" sample "$sample" q_eq 20kb i_s 15kb b_out "$b_out" \
+			cp "$cp" sample "$sample" q_eq $Q_EQ i_s 15kb b_out "$b_out" \
 			lossless 0 seed 7 || return 1
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
 			rate $RATE delay 50us lossless 0 rl_limit 1000 seed 7 || return 1
@@ -224,15 +227,15 @@ qoff_max() {
 output_cp_sees_output_buffer() {
 	local one two
 	ran output egress arrival
-	ran twostage egress arrival 30kb
+	ran twostage egress arrival $B_OUT
 	one=$(qoff_max output)
 	two=$(qoff_max twostage)
-	ktap_note "cp egress, b_out 30kb: f1..f5 per phase (Mbit/s): $(rates "$WORK/twostage.d" | tr '\n' ';')"
+	ktap_note "cp egress, b_out $B_OUT: f1..f5 per phase (Mbit/s): $(rates "$WORK/twostage.d" | tr '\n' ';')"
 	ktap_note "  M, E, sum per phase: $(metrics "$WORK/twostage.d")"
 	ktap_note "largest Qoffset (bytes) and CNMs: one stage $one, two stages $two"
 	set -- $one $two
-	[ "$2" -gt 0 ] && [ "$4" -gt 0 ] && [ "$3" -le $((30720 - 20480)) ] &&
-		[ "$1" -gt $((30720 - 20480)) ]
+	[ "$2" -gt 0 ] && [ "$4" -gt 0 ] && [ "$3" -le $((B_OUT - Q_EQ)) ] &&
+		[ "$1" -gt $((B_OUT - Q_EQ)) ]
 	check_err $? "one stage $one, two stages $two"
 	log_test "with two stages the output CP sees the output buffer alone"
 }
