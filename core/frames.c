@@ -223,8 +223,8 @@ size_t fcq_cnm_build(u8 *buf, size_t size, const u8 *dst, const u8 *src,
 {
 	size_t len = FCQ_CNM_HLEN + c->msdu_len;
 
-	if (c->qfb > 63 || c->prio >= FCQ_NUM_PRIO ||
-	    c->msdu_len > FCQ_CNM_MSDU_MAX)
+	if (c->version > FCQ_CNM_VERSION_DSM || c->qfb > 63 ||
+	    c->prio >= FCQ_NUM_PRIO || c->msdu_len > FCQ_CNM_MSDU_MAX)
 		return 0;
 	if (len < FCQ_ETH_ZLEN)
 		len = FCQ_ETH_ZLEN;
@@ -232,10 +232,14 @@ size_t fcq_cnm_build(u8 *buf, size_t size, const u8 *dst, const u8 *src,
 		return 0;
 	/* Past 60 bytes the frame is all MSDU: nothing else to zero. */
 	eth_header(buf, dst, src, FCQ_ETHERTYPE_CNM);
-	put_be16(buf + 14, c->qfb);	/* version 0, reserved 0 */
+	put_be16(buf + 14, c->version << 12 | c->qfb);	/* reserved 0 */
 	memcpy(buf + 16, c->cpid, sizeof(c->cpid));
-	put_be16(buf + 24, (u16)c->qoffset);
-	put_be16(buf + 26, (u16)c->qdelta);
+	if (c->version == FCQ_CNM_VERSION_DSM) {
+		put_be32(buf + 24, (u32)c->fb_kbps);
+	} else {
+		put_be16(buf + 24, (u16)c->qoffset);
+		put_be16(buf + 26, (u16)c->qdelta);
+	}
 	put_be16(buf + 28, (u16)(c->prio << 13));
 	memcpy(buf + 30, c->encap_da, FCQ_ETH_ALEN);
 	put_be16(buf + 36, c->msdu_len);
@@ -247,16 +251,24 @@ enum fcq_frame_err fcq_cnm_parse(const u8 *frame, size_t len,
 				 struct fcq_cnm *out)
 {
 	enum fcq_frame_err err = eth_check(frame, len, FCQ_ETHERTYPE_CNM, NULL);
+	u8 version;
 
 	if (err)
 		return err;
-	if (frame[14] >> 4)
+	version = frame[14] >> 4;
+	if (version > FCQ_CNM_VERSION_DSM)
 		return FCQ_FRAME_BAD_HEADER;	/* a version we do not know */
 	memset(out, 0, sizeof(*out));
+	out->version = version;
+	/* In a DSM CNM only a summary of F_b, returned all the same. */
 	out->qfb = frame[15] & 0x3f;
 	memcpy(out->cpid, frame + 16, sizeof(out->cpid));
-	out->qoffset = (s16)get_be16(frame + 24);
-	out->qdelta = (s16)get_be16(frame + 26);
+	if (version == FCQ_CNM_VERSION_DSM) {
+		out->fb_kbps = (s32)get_be32(frame + 24);
+	} else {
+		out->qoffset = (s16)get_be16(frame + 24);
+		out->qdelta = (s16)get_be16(frame + 26);
+	}
 	out->prio = frame[28] >> 5;
 	memcpy(out->encap_da, frame + 30, FCQ_ETH_ALEN);
 	out->msdu_len = get_be16(frame + 36);

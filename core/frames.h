@@ -36,9 +36,11 @@
  *
  *   0  DA: the culprit's source   6 SA: the congestion point's port
  *  12  EtherType 0x22E7
- *  14  version (4 bits) 0, reserved (6 bits), QntzFb (6 bits)
+ *  14  version (4 bits) 0 or 1, reserved (6 bits), QntzFb (6 bits)
  *  16  CPID (8 bytes): the port's MAC, then a 16-bit index of its CP
- *  24  cnmQOffset, 26 cnmQDelta: signed, in 64-byte units
+ *  24  version 0 (QCN): cnmQOffset, 26 cnmQDelta: signed, in 64-byte units
+ *      version 1 (DSM): F_b, the rate change asked (32 bits, signed,
+ *      kbit/s); QntzFb is then informational, receivers ignore it
  *  28  encapsulated priority (3 bits, then 13 reserved)
  *  30  encapsulated DA (the culprit's destination: it selects the RL)
  *  36  encapsulated MSDU length (0 to 64)
@@ -76,13 +78,17 @@ extern const u8 fcq_macctl_dst[FCQ_ETH_ALEN];
 #define FCQ_CNM_HLEN		38	/* where the encapsulated MSDU begins */
 #define FCQ_CNM_MSDU_MAX	64
 #define FCQ_CNM_UNIT		64	/* bytes per cnmQOffset, cnmQDelta unit */
+#define FCQ_CNM_VERSION_QCN	0	/* 802.1Qau: cnmQOffset, cnmQDelta */
+#define FCQ_CNM_VERSION_DSM	1	/* DSM: F_b in their place */
 
 /* A CNM's fields (its DA and SA are the frame's). */
 struct fcq_cnm {
+	u8 version;			/* FCQ_CNM_VERSION_* */
 	u8 qfb;				/* QntzFb, 0..63 */
 	u8 cpid[8];
-	s16 qoffset;			/* 64-byte units */
-	s16 qdelta;			/* 64-byte units */
+	s16 qoffset;			/* QCN: 64-byte units; DSM: 0 */
+	s16 qdelta;			/* QCN: 64-byte units; DSM: 0 */
+	s32 fb_kbps;			/* DSM: F_b, kbit/s; QCN: 0 */
 	u8 prio;			/* the culprit's priority */
 	u8 encap_da[FCQ_ETH_ALEN];	/* the culprit's destination */
 	u16 msdu_len;			/* bytes at FCQ_CNM_HLEN */
@@ -161,16 +167,19 @@ s16 fcq_cnm_units(s64 bytes);
 
 /*
  * Write a CNM to @dst from @src carrying @c and, at FCQ_CNM_HLEN,
- * @c->msdu_len bytes of @msdu. Returns the frame length (at least
- * FCQ_ETH_ZLEN), or 0 without writing if @size is too small, @c->qfb over
- * 63, @c->prio over 7 or @c->msdu_len over FCQ_CNM_MSDU_MAX.
+ * @c->msdu_len bytes of @msdu; a DSM CNM carries @c->fb_kbps in place of
+ * @c->qoffset and @c->qdelta, which are then ignored. Returns the frame
+ * length (at least FCQ_ETH_ZLEN), or 0 without writing if @size is too
+ * small, @c->version over 1, @c->qfb over 63, @c->prio over 7 or
+ * @c->msdu_len over FCQ_CNM_MSDU_MAX.
  */
 size_t fcq_cnm_build(u8 *buf, size_t size, const u8 *dst, const u8 *src,
 		     const struct fcq_cnm *c, const u8 *msdu);
 
 /*
  * Parse a received CNM of @len bytes starting at its DA; the reserved
- * bits are ignored, its MSDU is at FCQ_CNM_HLEN, within @len.
+ * bits are ignored, its MSDU is at FCQ_CNM_HLEN, within @len. Versions 0
+ * and 1 only: the fields the other one carries are 0.
  */
 enum fcq_frame_err fcq_cnm_parse(const u8 *frame, size_t len,
 				 struct fcq_cnm *out);

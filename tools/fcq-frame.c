@@ -19,6 +19,7 @@
  *             | --magic HEX | --version N | --type N (fafc, keys)
  *             | --keytype N | --keycount N          (keys)
  *             | --encap MAC | --qoff BYTES | --qdelta BYTES
+ *             | --fb KBPS (version 1, DSM's F_b, signed)
  *             | --msdu N (bytes encapsulated, 22) | --version N
  *             | --msdulen N (the length field alone) (cnm)
  *   TIME     := a number with s, ms or us
@@ -33,7 +34,9 @@
  * A keyed frame (keys) names keys of one wire type, as many as the
  * device's MTU allows. A CNM goes to --dst (broadcast if not given) from
  * the device's MAC, its CPID that MAC and index 0; its MSDU is the bytes
- * 0x88 0xb5 0x00 0x01 ... (an EtherType and a count).
+ * 0x88 0xb5 0x00 0x01 ... (an EtherType and a count). With --fb it is a
+ * DSM CNM (version 1): F_b, in kbit/s, where cnmQOffset and cnmQDelta
+ * would be, and QNTZFB as its informational QntzFb.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -69,6 +72,7 @@ struct mutation {
 struct cnm_args {
 	struct fcq_cnm c;
 	long long qoff, qdelta;
+	int set_q;		/* --qoff or --qdelta given */
 };
 
 /* The keys of a keyed frame, as given on the command line. */
@@ -98,6 +102,7 @@ static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 		"          fafc, keys: --magic HEX | --version N | --type N\n"
 		"          keys:       --keytype N | --keycount N\n"
 		"          cnm:        --encap MAC | --qoff BYTES | --qdelta BYTES | --msdu N\n"
+		"                      | --fb KBPS (version 1: DSM's F_b, signed)\n"
 		"                      | --version N | --msdulen N\n"
 		"TIME:     a number with s, ms or us\n"
 		"Prints the CLOCK_MONOTONIC time (ns) at which each frame was sent.\n");
@@ -134,6 +139,18 @@ static long long snum(const char *s)
 
 	if (*end || end == s) {
 		fprintf(stderr, "fcq-frame: bad number \"%s\"\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+/* cnm --fb: F_b in kbit/s, as the frame's 32 signed bits hold it. */
+static s32 fb_arg(const char *s)
+{
+	long long v = snum(s);
+
+	if (v < INT32_MIN || v > INT32_MAX) {
+		fprintf(stderr, "fcq-frame: --fb %s: over 32 signed bits\n", s);
 		exit(2);
 	}
 	return v;
@@ -438,9 +455,15 @@ static void mutation_args(int argc, char **argv, int *i, const char *kind,
 		} else if (!strcmp(opt, "--qoff")) {
 			applies(opt, kind, HDR_CNM);
 			cnm->qoff = snum(val);
+			cnm->set_q = 1;
 		} else if (!strcmp(opt, "--qdelta")) {
 			applies(opt, kind, HDR_CNM);
 			cnm->qdelta = snum(val);
+			cnm->set_q = 1;
+		} else if (!strcmp(opt, "--fb")) {
+			applies(opt, kind, HDR_CNM);
+			cnm->c.version = FCQ_CNM_VERSION_DSM;
+			cnm->c.fb_kbps = fb_arg(val);
 		} else if (!strcmp(opt, "--msdu")) {
 			applies(opt, kind, HDR_CNM);
 			cnm->c.msdu_len = num(val, FCQ_CNM_MSDU_MAX);
@@ -467,6 +490,12 @@ static void mutation_args(int argc, char **argv, int *i, const char *kind,
 	}
 	if (*i < argc && strcmp(argv[*i], "--wait"))
 		usage();	/* a mutation without its value */
+	/* A DSM CNM has F_b where they would go: they would be lost. */
+	if (cnm->c.version == FCQ_CNM_VERSION_DSM && cnm->set_q) {
+		fprintf(stderr,
+			"fcq-frame: --qoff and --qdelta do not apply to a CNM with --fb\n");
+		exit(2);
+	}
 }
 
 /* Returns the number of bytes to send. */

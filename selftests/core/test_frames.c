@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of core/frames.c: PFC, PAUSE, fcq extension and 802.1Qau CNM
- * frames' byte layouts and parsing.
+ * frames' byte layouts and parsing, CNMs of version 0 (QCN) and 1 (DSM's
+ * signed F_b in place of cnmQOffset and cnmQDelta).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -411,7 +412,7 @@ static void cnm_sizes_and_errors(void **state)
 	f[37] = 65;
 	assert_int_equal(fcq_cnm_parse(f, 128, &g), FCQ_FRAME_BAD_MSDU);
 	f[37] = 0;
-	f[14] = 0x10;
+	f[14] = 0x20;
 	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_BAD_HEADER);
 	/* the reserved bits are ignored */
 	f[14] = 0x0f;
@@ -420,6 +421,141 @@ static void cnm_sizes_and_errors(void **state)
 	assert_int_equal(g.qfb, 7);
 	f[13] = 0xe9;
 	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_NOT_MACCTL);
+}
+
+/*
+ * The CNM of cnm_golden from a DSM CP: version 1, F_b -1234567 kbit/s
+ * (0xffed2979) where cnmQOffset and cnmQDelta were.
+ */
+static const u8 dsm_golden[64] = {
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x01,	/* DA: the culprit's source */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x07,	/* SA: the CP's port */
+	0x22, 0xe7,				/* EtherType */
+	0x10, 0x07,				/* version 1, QntzFb 7 */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x1b, /* CPID */
+	0xff, 0xed, 0x29, 0x79,			/* F_b -1234567 kbit/s */
+	0x60, 0x00,				/* priority 3 */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x05,	/* encapsulated DA */
+	0x00, 0x16,				/* MSDU length 22 */
+	0x88, 0xb5, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x10, 0x20, 0x30,
+	0x40, 0x50,				/* MSDU: from the EtherType */
+	0xa5, 0xa5, 0xa5, 0xa5,			/* past the frame */
+};
+
+/* QntzFb 7 = 1234567 * 63 / 10 Gbit/s, which only the sender knows. */
+static const struct fcq_cnm dsm_fields = {
+	.version = FCQ_CNM_VERSION_DSM, .qfb = 7,
+	.cpid = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x07, 0x00, 0x1b },
+	.fb_kbps = -1234567, .prio = 3,
+	.encap_da = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x05 },
+	.msdu_len = 22,
+};
+
+/* An increase: F_b +5000000 kbit/s (0x004c4b40), no MSDU, priority 5. */
+static const u8 dsm_golden_up[64] = {
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x01,	/* DA: the culprit's source */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x07,	/* SA: the CP's port */
+	0x22, 0xe7,				/* EtherType */
+	0x10, 0x1f,				/* version 1, QntzFb 31 */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x07, 0x01, 0x02, /* CPID */
+	0x00, 0x4c, 0x4b, 0x40,			/* F_b +5000000 kbit/s */
+	0xa0, 0x00,				/* priority 5 */
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x05,	/* encapsulated DA */
+	0x00, 0x00,				/* MSDU length 0 */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00,				/* zero padding to 60 */
+	0xa5, 0xa5, 0xa5, 0xa5,			/* past the frame */
+};
+
+static const struct fcq_cnm dsm_fields_up = {
+	.version = FCQ_CNM_VERSION_DSM, .qfb = 31,
+	.cpid = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x07, 0x01, 0x02 },
+	.fb_kbps = 5000000, .prio = 5,
+	.encap_da = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x05 },
+};
+
+/*
+ * Build @want with cnmQOffset and cnmQDelta set, which a DSM CNM has no
+ * room for: the bytes must still be @golden's, and parsing them gives
+ * @want back, with those two 0.
+ */
+static void dsm_golden_check(const struct fcq_cnm *want, const u8 *golden)
+{
+	const u8 dst[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	struct fcq_cnm c = *want;
+	u8 f[64];
+
+	c.qoffset = 625;
+	c.qdelta = -125;
+	memset(f, 0xa5, sizeof(f));
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c,
+				       golden + FCQ_CNM_HLEN), 60);
+	assert_memory_equal(f, golden, sizeof(f));
+	memset(&c, 0x5a, sizeof(c));
+	assert_int_equal(fcq_cnm_parse(golden, 60, &c), FCQ_FRAME_OK);
+	assert_memory_equal(&c, want, sizeof(c));
+}
+
+static void dsm_golden_bytes(void **state)
+{
+	dsm_golden_check(&dsm_fields, dsm_golden);
+	dsm_golden_check(&dsm_fields_up, dsm_golden_up);
+}
+
+static void dsm_round_trip_and_versions(void **state)
+{
+	static const s32 fbs[] = {
+		0, 1, -1, 0x7fffffff, -0x7fffffff - 1, -1234567, 40000000,
+	};
+	const u8 dst[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	struct fcq_cnm c = dsm_fields, g;
+	u8 f[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(fbs) / sizeof(fbs[0]); i++) {
+		c.fb_kbps = fbs[i];
+		assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c,
+					       dsm_golden + FCQ_CNM_HLEN), 60);
+		assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_OK);
+		assert_int_equal(g.version, FCQ_CNM_VERSION_DSM);
+		assert_int_equal(g.fb_kbps, fbs[i]);
+		assert_int_equal(g.qoffset, 0);
+		assert_int_equal(g.qdelta, 0);
+		assert_int_equal(g.qfb, 7);
+		assert_memory_equal(g.cpid, c.cpid, sizeof(c.cpid));
+	}
+	/* the reserved bits of a DSM CNM are ignored as well */
+	memcpy(f, dsm_golden, 60);
+	f[14] = 0x1f;
+	f[15] = 0xc0 | 7;
+	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_OK);
+	assert_int_equal(g.version, FCQ_CNM_VERSION_DSM);
+	assert_int_equal(g.fb_kbps, -1234567);
+
+	/* Version 0 is read as before: no F_b, however bytes 24-27 read. */
+	assert_int_equal(fcq_cnm_parse(cnm_golden, 60, &g), FCQ_FRAME_OK);
+	assert_int_equal(g.version, FCQ_CNM_VERSION_QCN);
+	assert_int_equal(g.fb_kbps, 0);
+	assert_int_equal(g.qoffset, 625);
+	assert_int_equal(g.qdelta, -125);
+
+	/* Versions 2 and up: refused by both, and nothing is written. */
+	memcpy(f, dsm_golden, 60);
+	f[14] = 0x20;
+	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_BAD_HEADER);
+	f[14] = 0xf0;
+	assert_int_equal(fcq_cnm_parse(f, 60, &g), FCQ_FRAME_BAD_HEADER);
+	memset(f, 0xa5, sizeof(f));
+	c.version = 2;
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c,
+				       dsm_golden + FCQ_CNM_HLEN), 0);
+	c.version = 0xff;
+	assert_int_equal(fcq_cnm_build(f, sizeof(f), dst, src, &c,
+				       dsm_golden + FCQ_CNM_HLEN), 0);
+	for (i = 0; i < sizeof(f); i++)
+		assert_int_equal(f[i], 0xa5);
 }
 
 int main(void)
@@ -433,6 +569,8 @@ int main(void)
 		cmocka_unit_test(pfc_layout),
 		cmocka_unit_test(cnm_golden_bytes),
 		cmocka_unit_test(cnm_sizes_and_errors),
+		cmocka_unit_test(dsm_golden_bytes),
+		cmocka_unit_test(dsm_round_trip_and_versions),
 		cmocka_unit_test(pause_layout),
 		cmocka_unit_test(build_needs_room),
 		cmocka_unit_test(pfc_round_trip),

@@ -5,9 +5,9 @@
 # fcq-frame sends over a veth pair in a private namespace while dumpcap
 # captures the other end; tshark decodes the capture with its own MAC
 # Control dissector, tools/wireshark/fcq.lua and tools/wireshark/qcn.lua
-# (CNMs; a CN-TAG written with text2pcap). Every expected value is the one
-# sent, written here. Needs root, tshark, dumpcap and text2pcap, and
-# `make tools` (builds nothing).
+# (CNMs of version 0 and of version 1, DSM's F_b; a CN-TAG written with
+# text2pcap). Every expected value is the one sent, written here. Needs
+# root, tshark, dumpcap and text2pcap, and `make tools` (builds nothing).
 #
 #   selftests/tools/frame_test.sh      (FCQ_FRAME=path to test another binary)
 set -u
@@ -43,6 +43,13 @@ ALL_TESTS="
 	cnm_big_msdu
 	cnm_malformed
 	cnm_refused
+	dsm_lua_field
+	dsm_captured
+	dsm_decrease
+	dsm_increase
+	dsm_limits
+	dsm_not_malformed
+	dsm_refused
 	cntag_decoded
 "
 USAGE_MORE="TAP on stdout."
@@ -488,6 +495,7 @@ cnm_lua_fields() {
 	cnm.qoffset_bytes FT_INT32 BASE_DEC 0x0
 	cnm.qdelta FT_INT16 BASE_DEC 0x0
 	cnm.qdelta_bytes FT_INT32 BASE_DEC 0x0
+	cnm.dsm_fb FT_INT32 BASE_DEC 0x0
 	cnm.prio FT_UINT16 BASE_DEC 0xe000
 	cnm.encap_da FT_ETHER  0x0
 	cnm.msdu_len FT_UINT16 BASE_DEC 0x0
@@ -498,11 +506,12 @@ cnm_lua_fields() {
 	EOF
 	cmp -s "$W/fields" "$W/want" && ! grep -q "Lua" "$W/tshark.err"
 	check_err $? "$(diff "$W/want" "$W/fields"; grep -v "^Running as" "$W/tshark.err")"
-	log_test "qcn.lua loads and registers its 17 fields"
+	log_test "qcn.lua loads and registers its 18 fields"
 }
 
 # CNMs of one invocation, 1 ms apart: a well-formed one, one with the
-# largest MSDU, then a bad version, an MSDU length over 64, and an MSDU
+# largest MSDU, then version 2 (0 is QCN's, 1 DSM's: below), an MSDU
+# length over 64, and an MSDU
 # past the end of the frame. $W/crows holds tshark's fields of each.
 CN=5
 C1=02:00:00:00:00:01
@@ -512,7 +521,7 @@ cnm_captured_once() {
 	capture cnm $CN \
 		cnm 42:3 --dst $C1 --encap $C5 --qoff 40000 --qdelta -8000 --wait 1ms \
 		cnm 63:7 --dst $C1 --msdu 64 --qoff -64 --wait 1ms \
-		cnm 5 --dst $C1 --version 1 --wait 1ms \
+		cnm 5 --dst $C1 --version 2 --wait 1ms \
 		cnm 1 --dst $C1 --msdulen 70 --wait 1ms \
 		cnm 9 --dst $C1 --msdu 40 --len 60
 	TXMAC=$(ip netns exec "$NS" cat /sys/class/net/tx0/address)
@@ -553,8 +562,8 @@ cnm_big_msdu() {
 cnm_malformed() {
 	local bad
 	cnm_captured_once
-	row_in "$W/crows" 3 60 $C1 "$TXMAC" 1 5 "$TXMAC" 0x0000 0 0 0 0 \
-		00:00:00:00:00:00 22 0x88b5 "Version is not 0"
+	row_in "$W/crows" 3 60 $C1 "$TXMAC" 2 5 "$TXMAC" 0x0000 0 0 0 0 \
+		00:00:00:00:00:00 22 0x88b5 "Version is not 0 or 1"
 	check_err $? "$WHY"
 	row_in "$W/crows" 4 60 $C1 "$TXMAC" 0 1 "$TXMAC" 0x0000 0 0 0 0 \
 		00:00:00:00:00:00 70 "" "Encapsulated MSDU is over 64 bytes"
@@ -565,7 +574,7 @@ cnm_malformed() {
 	bad=$(tsr cnm -Y _ws.malformed -T fields -e frame.number | paste -sd' ')
 	[ "$bad" = "3 4 5" ]
 	check_err $? "malformed: $bad"
-	log_test "version 1, MSDU length 70, MSDU past the end: flagged malformed (3 4 5 only)"
+	log_test "version 2, MSDU length 70, MSDU past the end: flagged malformed (3 4 5 only)"
 }
 
 cnm_refused() {
@@ -581,6 +590,110 @@ cnm_refused() {
 		fi
 	done
 	log_test "QntzFb 64, priority 8, MSDU 65, --encap on pfc, --opcode on cnm, a bad MAC: exit 2"
+}
+
+# ---- DSM CNMs (version 1): F_b, signed kbit/s, at bytes 24-27 ----
+
+dsm_lua_field() {
+	ts -G fields -X lua_script:"$QCN_LUA" |
+		awk -F'\t' '$1 == "F" && $3 == "cnm.dsm_fb" { print $2, $4, $6 }' \
+		>"$W/fields"
+	echo "F_b (kbit/s) FT_INT32 BASE_DEC" >"$W/want"
+	cmp -s "$W/fields" "$W/want"
+	check_err $? "$(diff "$W/want" "$W/fields")"
+	log_test "qcn.lua registers cnm.dsm_fb, \"F_b (kbit/s)\", a signed 32-bit integer"
+}
+
+# DSM CNMs of one invocation, 1 ms apart: a decrease, an increase, then
+# the largest decrease and increase 32 bits hold (their bytes 80 00 00 00
+# and 7f ff ff ff show the sign bit and the byte order). QNTZFB is sent as
+# their informational QntzFb. $W/drows holds tshark's fields of each.
+DN=4
+FB_DOWN=-1234567
+FB_UP=5000000
+dsm_captured_once() {
+	[ -z "${DSM_CAPTURED:-}" ] || return 0
+	capture dsm $DN \
+		cnm 7:3 --dst $C1 --encap $C5 --fb $FB_DOWN --wait 1ms \
+		cnm 31:5 --dst $C1 --encap $C5 --fb $FB_UP --msdu 0 --wait 1ms \
+		cnm 63 --dst $C1 --fb -2147483648 --wait 1ms \
+		cnm 63:7 --dst $C1 --fb 2147483647
+	TXMAC=$(ip netns exec "$NS" cat /sys/class/net/tx0/address)
+	tsr dsm -n -T fields -E separator='|' -e frame.len -e eth.dst \
+		-e cnm.version -e cnm.qntzfb -e cnm.cpid.mac -e cnm.dsm_fb \
+		-e cnm.qoffset -e cnm.qdelta -e cnm.prio -e cnm.encap_da \
+		-e cnm.msdu_len -e _ws.expert.message -e _ws.col.Info \
+		>"$W/drows"
+	DSM_CAPTURED=1
+}
+
+dsm_captured() {
+	local got
+	dsm_captured_once
+	got=$(wc -l <"$W/drows")
+	[ "$(wc -l <"$W/dsm.sent")" = $DN ] && [ "$got" = $DN ]
+	check_err $? "sent $(wc -l <"$W/dsm.sent"), captured $got: $(cat "$W/dsm.err")"
+	log_test "all $DN DSM CNMs (cnm --fb) sent and captured"
+}
+
+# Version 1 and F_b as sent; no cnmQOffset or cnmQDelta in a DSM CNM.
+dsm_decrease() {
+	dsm_captured_once
+	row_in "$W/drows" 1 60 $C1 1 7 "$TXMAC" $FB_DOWN "" "" 3 $C5 22 "" \
+		"DSM CNM F_b $FB_DOWN kbit/s for $C5 prio 3"
+	check_err $? "$WHY"
+	log_test "cnm 7:3 --fb $FB_DOWN: version 1, F_b $FB_DOWN kbit/s, QntzFb 7, prio 3"
+}
+
+dsm_increase() {
+	dsm_captured_once
+	row_in "$W/drows" 2 60 $C1 1 31 "$TXMAC" $FB_UP "" "" 5 $C5 0 "" \
+		"DSM CNM F_b $FB_UP kbit/s for $C5 prio 5"
+	check_err $? "$WHY"
+	log_test "cnm 31:5 --fb $FB_UP: version 1, F_b $FB_UP kbit/s, QntzFb 31, prio 5"
+}
+
+dsm_limits() {
+	local bytes
+	dsm_captured_once
+	row_in "$W/drows" 3 60 $C1 1 63 "$TXMAC" -2147483648 "" "" 0
+	check_err $? "$WHY"
+	row_in "$W/drows" 4 60 $C1 1 63 "$TXMAC" 2147483647 "" "" 7
+	check_err $? "$WHY"
+	# The bytes themselves, as PDML shows where the field lies: 24-27
+	# of the frame, big-endian, two's complement.
+	bytes=$(tsr dsm -T pdml | sed -n \
+		's/.*name="cnm.dsm_fb".* size="\([0-9]*\)" pos="\([0-9]*\)".* value="\([0-9a-f]*\)".*/\2+\1:\3/p' |
+		paste -sd' ')
+	[ "$bytes" = "24+4:ffed2979 24+4:004c4b40 24+4:80000000 24+4:7fffffff" ]
+	check_err $? "offset+size:bytes of cnm.dsm_fb: \"$bytes\""
+	log_test "--fb -2147483648 and 2147483647: decoded as sent; bytes 24-27 big-endian"
+}
+
+# Well-formed: no expert info at all.
+dsm_not_malformed() {
+	local expert
+	dsm_captured_once
+	expert=$(tsr dsm -Y _ws.expert -T fields -e frame.number | paste -sd' ')
+	[ -z "$expert" ]
+	check_err $? "expert info on frames $expert"
+	log_test "DSM CNMs carry no expert info (version 1 is not malformed)"
+}
+
+dsm_refused() {
+	local args rc
+	veth_up
+	for args in "cnm 1 --fb 2147483648" "cnm 1 --fb -2147483649" \
+		    "cnm 1 --fb 12x" "cnm 1 --fb -5 --qoff 64" \
+		    "cnm 1 --qdelta 64 --fb 5" "pfc 3:1 --fb 5"; do
+		ip netns exec "$NS" "$FRAME" tx0 $args >"$W/out" 2>"$W/err"
+		rc=$?
+		if [ $rc != 2 ] || [ -s "$W/out" ] || [ ! -s "$W/err" ]; then
+			check_err 1 "not refused: $args"
+			ktap_note "$args: exit $rc, $(cat "$W/out" "$W/err")"
+		fi
+	done
+	log_test "--fb beyond 32 signed bits, not a number, with --qoff or --qdelta, on pfc: exit 2"
 }
 
 # A CN-TAG before an IPv4 header, written with text2pcap: the tag, then

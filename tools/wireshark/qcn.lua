@@ -5,7 +5,8 @@
 -- Wireshark 4.0 does not decode. The CNM layout is core/frames.h's:
 --
 --   14 version (4 bits), reserved (6), QntzFb (6)   16 CPID (8 bytes)
---   24 cnmQOffset, 26 cnmQDelta (signed, 64-byte units)
+--   24 cnmQOffset, 26 cnmQDelta (signed, 64-byte units); in version 1
+--      (DSM) instead 24 F_b (32 bits, signed, kbit/s), QntzFb informational
 --   28 encapsulated priority (3 bits), reserved (13)
 --   30 encapsulated DA   36 encapsulated MSDU length   38 MSDU (0-64 B)
 --
@@ -17,9 +18,10 @@
 --       -e cnm.qoffset_bytes
 --
 -- or copy it into ~/.local/lib/wireshark/plugins/ beside fcq.lua. A CNM of
--- another version (cnm.bad_version), an MSDU over 64 bytes
--- (cnm.msdu_too_long) or a frame that ends before its header or MSDU
--- (cnm.truncated) is marked Malformed, as fcq's receivers drop it.
+-- a version other than 0 and 1 (cnm.bad_version; decoded as version 0),
+-- an MSDU over 64 bytes (cnm.msdu_too_long) or a frame that ends before
+-- its header or MSDU (cnm.truncated) is marked Malformed, as fcq's
+-- receivers drop it.
 
 local cnm = Proto("cnm", "IEEE 802.1Qau Congestion Notification Message")
 local cntag = Proto("cntag", "IEEE 802.1Qau CN-TAG")
@@ -27,6 +29,7 @@ local cntag = Proto("cntag", "IEEE 802.1Qau CN-TAG")
 local HDR_LEN = 24		-- from the version to the MSDU length
 local MSDU_MAX = 64
 local UNIT = 64			-- bytes per cnmQOffset / cnmQDelta unit
+local VERSION_DSM = 1		-- F_b in place of cnmQOffset and cnmQDelta
 
 local f = cnm.fields
 f.version = ProtoField.uint16("cnm.version", "Version", base.DEC, nil,
@@ -46,6 +49,8 @@ f.qdelta = ProtoField.int16("cnm.qdelta", "cnmQDelta", base.DEC, nil, nil,
 	"Q - Q_old in 64-byte units")
 f.qdelta_bytes = ProtoField.int32("cnm.qdelta_bytes", "Q - Q_old",
 	base.DEC + base.UNIT_STRING, { " B" })
+f.dsm_fb = ProtoField.int32("cnm.dsm_fb", "F_b (kbit/s)", base.DEC, nil, nil,
+	"DSM: the rate change the congestion point asks, negative to slow down")
 f.prio = ProtoField.uint16("cnm.prio", "Encapsulated priority", base.DEC,
 	nil, 0xe000)
 f.encap_da = ProtoField.ether("cnm.encap_da", "Encapsulated DA")
@@ -56,7 +61,7 @@ f.msdu_type = ProtoField.uint16("cnm.msdu.ethertype",
 	"Encapsulated EtherType", base.HEX)
 
 local e = cnm.experts
-e.bad_version = ProtoExpert.new("cnm.bad_version", "Version is not 0",
+e.bad_version = ProtoExpert.new("cnm.bad_version", "Version is not 0 or 1",
 	expert.group.MALFORMED, expert.severity.ERROR)
 e.msdu_too_long = ProtoExpert.new("cnm.msdu_too_long",
 	"Encapsulated MSDU is over 64 bytes",
@@ -79,9 +84,10 @@ function cnm.dissector(tvb, pinfo, tree)
 	local word = tvb(0, 2):uint()
 	local vitem = t:add(f.version, tvb(0, 2))
 	t:add(f.reserved, tvb(0, 2))
-	t:add(f.qntzfb, tvb(0, 2))
+	local qitem = t:add(f.qntzfb, tvb(0, 2))
 	local version = bit.rshift(word, 12)
-	if version ~= 0 then
+	local dsm = version == VERSION_DSM
+	if version ~= 0 and not dsm then
 		vitem:add_proto_expert_info(e.bad_version)
 		problems[#problems + 1] = "bad version " .. version
 	end
@@ -89,12 +95,20 @@ function cnm.dissector(tvb, pinfo, tree)
 	local ctree = t:add(f.cpid, tvb(2, 8))
 	ctree:add(f.cpid_mac, tvb(2, 6))
 	ctree:add(f.cpid_index, tvb(8, 2))
-	local qoff = tvb(10, 2):int()
-	local qdelta = tvb(12, 2):int()
-	t:add(f.qoffset, tvb(10, 2))
-	t:add(f.qoffset_bytes, tvb(10, 2), qoff * UNIT):set_generated()
-	t:add(f.qdelta, tvb(12, 2))
-	t:add(f.qdelta_bytes, tvb(12, 2), qdelta * UNIT):set_generated()
+	local qoff, qdelta, fb
+	if dsm then
+		-- F_b says it all; the sender's QntzFb only summarizes it.
+		qitem:append_text(" (informational)")
+		fb = tvb(10, 4):int()
+		t:add(f.dsm_fb, tvb(10, 4))
+	else
+		qoff = tvb(10, 2):int()
+		qdelta = tvb(12, 2):int()
+		t:add(f.qoffset, tvb(10, 2))
+		t:add(f.qoffset_bytes, tvb(10, 2), qoff * UNIT):set_generated()
+		t:add(f.qdelta, tvb(12, 2))
+		t:add(f.qdelta_bytes, tvb(12, 2), qdelta * UNIT):set_generated()
+	end
 	t:add(f.prio, tvb(14, 2))
 	local prio = bit.rshift(tvb(14, 2):uint(), 13)
 	t:add(f.encap_da, tvb(16, 6))
@@ -115,10 +129,16 @@ function cnm.dissector(tvb, pinfo, tree)
 		used = HDR_LEN + mlen
 	end
 
-	local info = string.format(
-		"CNM QntzFb %d for %s prio %d, Q - Q_eq %d B, Q - Q_old %d B",
-		qfb, tostring(tvb(16, 6):ether()), prio, qoff * UNIT,
-		qdelta * UNIT)
+	local info
+	if dsm then
+		info = string.format("DSM CNM F_b %d kbit/s for %s prio %d",
+			fb, tostring(tvb(16, 6):ether()), prio)
+	else
+		info = string.format("CNM QntzFb %d for %s prio %d, " ..
+			"Q - Q_eq %d B, Q - Q_old %d B",
+			qfb, tostring(tvb(16, 6):ether()), prio, qoff * UNIT,
+			qdelta * UNIT)
+	end
 	if #problems > 0 then
 		info = info .. " [" .. table.concat(problems, ", ") .. "]"
 	end
