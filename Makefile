@@ -98,7 +98,8 @@ plugins: $(PLUGINS)
 
 # ---- tools ------------------------------------------------------------------
 TOOLS := $(B)/tools/fcq-frame $(B)/tools/fcqctl $(B)/tools/fcq-gen \
-	$(B)/tools/fcq-net $(B)/tools/fcq-report $(B)/tools/fafcd
+	$(B)/tools/fcq-net $(B)/tools/fcq-report $(B)/tools/fafcd \
+	$(B)/tools/fcq-cnsim
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
@@ -122,9 +123,16 @@ $(B)/tools/fcq-net: tools/fcq-net.c tools/cmd_usage.c tools/cmd_usage.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $< tools/cmd_usage.c tools/rate.c
 
-$(B)/tools/fcq-report: tools/fcq-report.c
+$(B)/tools/fcq-report: tools/fcq-report.c tools/tstat.c tools/tstat.h
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(JSON_CFLAGS) -o $@ $< $(JSON_LIBS) -lm
+	$(CC) $(USER_CFLAGS) $(JSON_CFLAGS) -o $@ $< tools/tstat.c $(JSON_LIBS) -lm
+
+$(B)/tools/fcq-cnsim: tools/fcq-cnsim.c tools/cnsim.c tools/cnsim.h \
+		tools/tstat.c tools/tstat.h tools/rate.c tools/rate.h \
+		core/dsm.c core/qcn.c core/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $< tools/cnsim.c tools/tstat.c tools/rate.c \
+		core/dsm.c core/qcn.c -lm
 
 $(B)/tools/fafcd: tools/fafcd.c tools/fafc_glpk.c tools/fafc_glpk.h \
 		core/fafc.c core/*.h include/uapi/linux/*.h
@@ -146,6 +154,10 @@ $(B)/unit/%: selftests/core/%.c $(CORE_SRC) $(wildcard core/*.h)
 # The greedy against GLPK: links fafcd's GLPK solver.
 $(B)/unit/test_fafc_glpk: tools/fafc_glpk.c tools/fafc_glpk.h
 $(B)/unit/test_fafc_glpk: UNIT_LIBS := tools/fafc_glpk.c -lglpk
+
+# DSM's tests run its paper's model (tools/cnsim.c) too.
+$(B)/unit/test_dsm: tools/cnsim.c tools/cnsim.h
+$(B)/unit/test_dsm: UNIT_LIBS := tools/cnsim.c
 
 unit-bins: $(UNIT_BIN)
 

@@ -56,6 +56,7 @@ CASES=(
 	"build/tools/fcq-net up"
 	"build/tools/fcq-net down"
 	"build/tools/fcq-report"
+	"build/tools/fcq-cnsim"
 	"tools/fcq-exp"
 	"tools/demo"
 	"tools/setup"
