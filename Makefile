@@ -92,7 +92,7 @@ $(B)/tc/q_%.so: tc-plugins/q_%.c tc-plugins/fcq_opts.c tc-plugins/*.h \
 		core/qhist.c core/qhist.h core/core.h include/uapi/linux/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $< tc-plugins/fcq_opts.c \
-		core/qhist.c
+		core/qhist.c -lm
 
 plugins: $(PLUGINS)
 

@@ -7,6 +7,8 @@
  *
  * Levels 0 to 7 bytes have a bucket each; above, every power of two is cut
  * into 8 equal buckets, so a bucket is at most 1/8 of its lower edge wide.
+ * The integrals of the level and of its square give the average and the
+ * standard deviation exactly, which the buckets' widths would blur.
  */
 #ifndef FCQ_CORE_QHIST_H
 #define FCQ_CORE_QHIST_H
@@ -17,10 +19,15 @@
 #define FCQ_QHIST_SUB		(1U << FCQ_QHIST_SUB_BITS)
 #define FCQ_QHIST_BUCKETS	(FCQ_QHIST_SUB * (32 - FCQ_QHIST_SUB_BITS + 1))
 #define FCQ_QHIST_AREA_SHIFT	10	/* area is in byte-ns / 1024 */
+#define FCQ_QHIST_SQ_SHIFT	30	/* sq is in byte^2-ns / 2^30 */
 
 struct fcq_qhist {
 	u64 last;			/* ns: when level last changed */
 	u64 area;			/* integral of level dt, byte-ns >> 10 */
+	u64 sq;				/* of level^2 dt, byte^2-ns >> 30,
+					 * saturated (levels over 256 MB
+					 * count as 256 MB)
+					 */
 	u32 level;			/* bytes queued now */
 	u32 max;			/* the most ever queued */
 	u64 ns[FCQ_QHIST_BUCKETS];	/* time spent in each bucket */

@@ -676,6 +676,8 @@ static int dump_qhist(struct fcq_port *port, struct sk_buff *skb)
 	if (nla_put_u64_64bit(skb, TCA_FCQ_QHIST_NS, total, TCA_FCQ_QHIST_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_QHIST_AREA, h->area,
 			      TCA_FCQ_QHIST_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_QHIST_SQ, h->sq,
+			      TCA_FCQ_QHIST_PAD) ||
 	    nla_put_u32(skb, TCA_FCQ_QHIST_LEVEL, h->level) ||
 	    nla_put_u32(skb, TCA_FCQ_QHIST_PEAK, h->max))
 		goto out;

@@ -6,9 +6,11 @@
  * an unknown word); ranges are the kernel's to check, so that every client
  * gets the same answer and the message names the option either way.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fcq_opts.h"
 #include "core/qhist.h"
@@ -161,6 +163,21 @@ int fcq_q16_arg(const char *opt, const char *arg, __u32 *v)
 	if (a <= 0)
 		return fcq_bad(opt, arg, "expected a fraction above 0, like 0.125 or 1/8");
 	*v = (__u32)(a * 65536 + 0.5) ?: 1;
+	return 0;
+}
+
+int fcq_freq_arg(const char *opt, const char *arg, __u32 *v)
+{
+	char *end;
+	double a = strtod(arg, &end), mul = 1000;
+
+	if (!strcasecmp(end, "khz"))
+		mul = 1e6;
+	else if (*end && strcasecmp(end, "hz"))
+		end = (char *)arg;	/* not a frequency */
+	if (end == arg || a <= 0 || a * mul > UINT32_MAX || a * mul < 1)
+		return fcq_bad(opt, arg, "expected a frequency like 160hz or 20khz (1mHz to 4MHz)");
+	*v = (__u32)(a * mul + 0.5);
 	return 0;
 }
 
@@ -474,6 +491,34 @@ void fcq_print_u32(const char *key, struct rtattr *a)
 	print_uint(PRINT_ANY, key, fmt, get32(a));
 }
 
+void fcq_print_freq(const char *key, struct rtattr *a)
+{
+	char fmt[32];
+	double hz;
+
+	if (!a || RTA_PAYLOAD(a) < sizeof(__u32))
+		return;
+	hz = get32(a) / 1000.0;
+	print_float(PRINT_JSON, key, NULL, hz);
+	if (hz >= 1000) {
+		snprintf(fmt, sizeof(fmt), "%s %%gkHz ", key);
+		print_float(PRINT_FP, NULL, fmt, hz / 1000);
+	} else {
+		snprintf(fmt, sizeof(fmt), "%s %%gHz ", key);
+		print_float(PRINT_FP, NULL, fmt, hz);
+	}
+}
+
+void fcq_print_q16(const char *key, struct rtattr *a)
+{
+	char fmt[32];
+
+	if (!a || RTA_PAYLOAD(a) < sizeof(__u32))
+		return;
+	snprintf(fmt, sizeof(fmt), "%s %%g ", key);
+	print_float(PRINT_ANY, key, fmt, get32(a) / 65536.0);
+}
+
 void fcq_print_flag_words(struct rtattr *a, const struct fcq_flag_opt *o,
 			  int n)
 {
@@ -728,6 +773,7 @@ static void print_qhist(struct rtattr *nest)
 	struct fcq_qhist h = { 0 };
 	unsigned int i, n = 0;
 	__u64 total = 0;
+	double avg, sq;
 
 	parse_rtattr_nested(tb, TCA_FCQ_QHIST_MAX, nest);
 	if (tb[TCA_FCQ_QHIST_BUCKETS]) {
@@ -746,9 +792,16 @@ static void print_qhist(struct rtattr *nest)
 	/* byte-seconds: the average over any window is this over its length */
 	print_float(PRINT_JSON, "byte_s", NULL,
 		    (double)h.area * (1 << FCQ_QHIST_AREA_SHIFT) / 1e9);
-	print_u64(PRINT_ANY, "avg", " avg %llu",
-		  total ? (__u64)((double)h.area *
-				  (1 << FCQ_QHIST_AREA_SHIFT) / total) : 0);
+	avg = total ? (double)h.area * (1 << FCQ_QHIST_AREA_SHIFT) / total : 0;
+	sq = total ? (double)get64(tb, TCA_FCQ_QHIST_SQ) *
+		     (1ULL << FCQ_QHIST_SQ_SHIFT) / total : 0;
+	/* byte^2-seconds: with byte_s, the deviation over any window */
+	print_float(PRINT_JSON, "byte2_s", NULL,
+		    (double)get64(tb, TCA_FCQ_QHIST_SQ) *
+		    (1ULL << FCQ_QHIST_SQ_SHIFT) / 1e9);
+	print_u64(PRINT_ANY, "avg", " avg %llu", (__u64)avg);
+	print_u64(PRINT_ANY, "sd", " sd %llu",
+		  (__u64)sqrt(sq > avg * avg ? sq - avg * avg : 0));
 	for (i = 0; i < ARRAY_SIZE(pct); i++) {
 		print_string(PRINT_FP, NULL, " %s", pct[i].key);
 		print_uint(PRINT_ANY, pct[i].key, " %u",

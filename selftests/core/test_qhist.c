@@ -68,6 +68,15 @@ static void drain_of_a_burst(void **state)
 	/* The area: exact but for the >> 10 of each of 100 steps. */
 	assert_true(h.area <= truth >> FCQ_QHIST_AREA_SHIFT);
 	assert_true(h.area + 100 >= truth >> FCQ_QHIST_AREA_SHIFT);
+	/* The square's: sum of (1500 k)^2 120 us, but for the >> 30s. */
+	{
+		unsigned __int128 sq = 0;
+
+		for (k = 1; k <= 100; k++)
+			sq += (unsigned __int128)(1500 * k) * (1500 * k) * 120000;
+		assert_true(h.sq <= (u64)(sq >> FCQ_QHIST_SQ_SHIFT));
+		assert_true(h.sq + 100 >= (u64)(sq >> FCQ_QHIST_SQ_SHIFT));
+	}
 	/* 22 ms covered: 10 empty, 12 busy. */
 	{
 		u64 total = 0;
@@ -119,6 +128,13 @@ static void no_overflow_at_the_extremes(void **state)
 	assert_true(h.area == (u64)(((unsigned __int128)hour << 31) >> 10));
 	assert_true(h.ns[fcq_qhist_bucket(0x80000000)] == hour);
 	assert_int_equal(fcq_qhist_permille(&h, 990), 0x80000000);
+	/* Its square saturates, never wraps. */
+	assert_true(h.sq == ~0ULL);
+	/* 16 MB for an hour: (2^24)^2 * 3.6e12 >> 30 fits, in 4 s steps. */
+	fcq_qhist_init(&h, 0);
+	fcq_qhist_set(&h, 0, 1U << 24);
+	fcq_qhist_set(&h, hour, 0);
+	assert_true(h.sq == (u64)(((unsigned __int128)hour << 48) >> 30));
 }
 
 int main(void)

@@ -212,6 +212,9 @@ enum {
 	TCA_FCQ_QHIST_BUCKETS,		/* struct tc_fcq_qhist_bucket[]: the
 					 * buckets with time in them, by level
 					 */
+	TCA_FCQ_QHIST_SQ,		/* u64: integral of the length squared
+					 * over time, byte^2-ns / 2^30
+					 */
 	__TCA_FCQ_QHIST_MAX
 };
 #define TCA_FCQ_QHIST_MAX	(__TCA_FCQ_QHIST_MAX - 1)
