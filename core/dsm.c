@@ -47,6 +47,14 @@ void dsm_cp_init(struct dsm_cp *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
+void dsm_cp_forget(struct dsm_cp *cp)
+{
+	s64 q_old = cp->q_old;
+
+	dsm_cp_init(cp);
+	cp->q_old = q_old;
+}
+
 static int sgn(s64 v)
 {
 	return (v > 0) - (v < 0);

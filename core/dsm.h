@@ -100,6 +100,9 @@ u64 dsm_h_default(u64 t_ns);
 
 void dsm_cp_init(struct dsm_cp *cp);
 
+/* The feedback history forgotten (a new law or horizon); q_old kept. */
+void dsm_cp_forget(struct dsm_cp *cp);
+
 /*
  * A sample of a queue of @q bytes: eq. 25, eq. 24 and eq. 27 into *@fb,
  * and U(k) into the history. Always returns fb->u.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints qcn:*, the CNMs of QCN: each one a congestion point sends,
- * each one a reaction point applies, with the rate it leaves.
+ * Tracepoints qcn:*, the CNMs of QCN and DSM: each one a congestion point
+ * sends, each one a reaction point applies, with the rate it leaves; and
+ * each sample of a DSM congestion point, the queue's trace.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM qcn
@@ -47,14 +48,44 @@ TRACE_EVENT(cnm_tx,
 );
 
 /*
- * The RP of @dev applied a CNM with @qfb to its rate limiter of (@da,
- * @prio), at @now: it left the RL at current rate @cr and target @tr
- * (bits/s).
+ * A sample of the DSM CP of @dev: its queue held @q bytes; the prediction
+ * (^Q_f, ^Q_v, bytes) lay in @region (enum dsm_region), which asked for a
+ * step @u (bytes per sampling period) of the sampled frame's source.
+ */
+TRACE_EVENT(dsm_sample,
+	TP_PROTO(const struct net_device *dev, u32 q, s64 qfh, s64 qvh, s64 u,
+		 u8 region),
+	TP_ARGS(dev, q, qfh, qvh, u, region),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u32, q)
+		__field(s64, qfh)
+		__field(s64, qvh)
+		__field(s64, u)
+		__field(u8, region)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->q = q;
+		__entry->qfh = qfh;
+		__entry->qvh = qvh;
+		__entry->u = u;
+		__entry->region = region;
+	),
+	TP_printk("dev=%s q=%u qfh=%lld qvh=%lld u=%lld region=%u",
+		  __entry->dev, __entry->q, __entry->qfh, __entry->qvh,
+		  __entry->u, __entry->region)
+);
+
+/*
+ * The RP of @dev applied a CNM with @qfb (DSM: and F_b @fb, kbit/s) to
+ * its rate limiter of (@da, @prio), at @now: it left the RL at current
+ * rate @cr and target @tr (bits/s; DSM has no target: 0).
  */
 TRACE_EVENT(cnm_rx,
 	TP_PROTO(const struct net_device *dev, const u8 *da, u8 prio, u8 qfb,
-		 u64 cr, u64 tr, u64 now),
-	TP_ARGS(dev, da, prio, qfb, cr, tr, now),
+		 u64 cr, u64 tr, u64 now, s32 fb),
+	TP_ARGS(dev, da, prio, qfb, cr, tr, now, fb),
 	TP_STRUCT__entry(
 		__array(char, dev, IFNAMSIZ)
 		__array(u8, da, ETH_ALEN)
@@ -63,6 +94,7 @@ TRACE_EVENT(cnm_rx,
 		__field(u64, cr)
 		__field(u64, tr)
 		__field(u64, now)
+		__field(s32, fb)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
@@ -72,10 +104,11 @@ TRACE_EVENT(cnm_rx,
 		__entry->cr = cr;
 		__entry->tr = tr;
 		__entry->now = now;
+		__entry->fb = fb;
 	),
-	TP_printk("dev=%s da=%pM prio=%u qfb=%u cr=%llu tr=%llu now=%llu",
+	TP_printk("dev=%s da=%pM prio=%u qfb=%u cr=%llu tr=%llu now=%llu fb=%d",
 		  __entry->dev, __entry->da, __entry->prio, __entry->qfb,
-		  __entry->cr, __entry->tr, __entry->now)
+		  __entry->cr, __entry->tr, __entry->now, __entry->fb)
 );
 
 #endif /* _QCN_TRACE_H */

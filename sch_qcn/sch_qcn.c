@@ -29,6 +29,11 @@
  * they move; an output CP samples them as they enter that buffer, with Q
  * its bytes (ob_fill()).
  *
+ * With `algo dsm` a CP runs DSM's law instead (core/dsm.c): a sample every
+ * i_s bytes, a CNM (version 1) with a signed rate step F_b for the sampled
+ * frame's source whenever the step is not 0, T being i_s at the port's
+ * rate.
+ *
  * The culprit's source is a frame's source MAC: valid where the switch
  * bridges. A routed switch rewrites it, so its CNMs go to the previous
  * router, which has no reaction point: QCN is an L2 protocol.
@@ -43,6 +48,7 @@
 #include "../fcq/fcq.h"
 #include "../fcq/drr.h"
 #include "../core/ets.h"
+#include "../core/dsm.h"
 #include "../core/frames.h"
 #include "../core/qcn.h"
 #include "qcn.h"
@@ -83,6 +89,10 @@ struct qcn_cpoint {
 	u32 rnd;			/* xorshift32: byte picks */
 	u64 samples, cnm_tx, cnm_refused, no_culprit, untracked;
 	u64 fb_hist[QCN_QFB_MAX / 8 + 1];
+	u64 first_ns, last_ns;		/* the first and the last sample */
+	struct dsm_cp dsm;
+	u64 dsm_region[DSM_REGIONS], dsm_clamped;
+	s64 dsm_qfh, dsm_qvh, dsm_fb;	/* the last sample's, F_b in kbit/s */
 };
 
 struct qcn_sched {
@@ -96,7 +106,14 @@ struct qcn_sched {
 	u8 culprit;			/* enum qcn_culprit */
 	u8 prio;
 	u8 encap;			/* MSDU bytes a CNM carries */
+	u8 algo;			/* enum qcn_algo */
 	struct qcn_cp_cfg cfg;
+	struct dsm_cfg dsm;		/* q0 and S are cfg's q_eq and i_s */
+	u64 dsm_t_ns;			/* T: i_s at the port's rate */
+	u64 line_bps;
+	u32 dsm_h[3];			/* H_a, H_b, H_c as set, mHz; 0: default */
+	u32 dsm_h_eff[3];		/* ... and in effect */
+	u32 dsm_omega;			/* omega as set, Q16; 0: default */
 	u32 probes;
 	u32 seed;
 	/* fixed at creation */
@@ -126,6 +143,12 @@ static const struct nla_policy qcn_policy[TCA_QCN_MAX + 1] = {
 	[TCA_QCN_ENCAP] = NLA_POLICY_MAX(NLA_U32, FCQ_CNM_MSDU_MAX),
 	[TCA_QCN_SEED] = { .type = NLA_U32 },
 	[TCA_QCN_B_OUT] = { .type = NLA_U32 },
+	[TCA_QCN_ALGO] = NLA_POLICY_MAX(NLA_U8, QCN_ALGO_DSM),
+	[TCA_QCN_DSM_M] = { .type = NLA_U32 },		/* by hand: 0 .. 128 */
+	[TCA_QCN_DSM_HA] = { .type = NLA_U32 },
+	[TCA_QCN_DSM_HB] = { .type = NLA_U32 },
+	[TCA_QCN_DSM_HC] = { .type = NLA_U32 },
+	[TCA_QCN_DSM_OMEGA] = { .type = NLA_U32 },	/* by hand: 0 .. 1000.0 */
 };
 
 static const struct fcq_scheme_ops qcn_ops;
@@ -208,26 +231,71 @@ static u32 culprit_of(struct qcn_cpoint *c, u8 culprit, u32 arrived,
 }
 
 /*
- * A CNM to flow @f's source from CP @cp (its MAC @mac) into @buf, with
- * @msdu_len bytes of @msdu, cut at @encap.
+ * A CNM with the feedback of @m to flow @f's source from CP @cp (its MAC
+ * @mac) into @buf, with @msdu_len bytes of @msdu, cut at @encap.
  */
 static size_t cnm_build(u8 *buf, size_t size, const struct qcn_flow *f,
-			const u8 *msdu, u8 msdu_len, const struct qcn_fb *fb,
+			const u8 *msdu, u8 msdu_len, struct fcq_cnm *m,
 			const u8 *mac, u16 index, u8 encap)
 {
-	struct fcq_cnm m = {
-		.qfb = fb->qfb,
-		.qoffset = fcq_cnm_units(fb->qoff),
-		.qdelta = fcq_cnm_units(fb->qdelta),
-		.prio = f->prio,
-		.msdu_len = min(msdu_len, encap),
-	};
+	m->prio = f->prio;
+	m->msdu_len = min(msdu_len, encap);
+	memcpy(m->cpid, mac, ETH_ALEN);
+	m->cpid[6] = index >> 8;
+	m->cpid[7] = index & 0xff;
+	ether_addr_copy(m->encap_da, f->da);
+	return fcq_cnm_build(buf, size, f->sa, mac, m, msdu);
+}
 
-	memcpy(m.cpid, mac, ETH_ALEN);
-	m.cpid[6] = index >> 8;
-	m.cpid[7] = index & 0xff;
-	ether_addr_copy(m.encap_da, f->da);
-	return fcq_cnm_build(buf, size, f->sa, mac, &m, msdu);
+/*
+ * A sample of a buffer of @q bytes by the law of @owner's CP @c: whether
+ * it asks for a CNM, whose feedback it writes into @m (Q_off and Q_delta,
+ * bytes, into @qoff and @qdelta for the trace). Under cp_lock.
+ */
+static bool cp_sample(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
+		      struct fcq_cnm *m, s64 *qoff, s64 *qdelta)
+{
+	u64 now = ktime_get_ns(), mag;
+	struct dsm_fb dfb;
+	struct qcn_fb fb;
+	s64 bps;
+
+	c->first_ns = c->samples ? c->first_ns : now;
+	c->last_ns = now;
+	c->samples++;
+	if (owner->algo == QCN_ALGO_QCN) {
+		if (qcn_cp_sample(&c->cp, &owner->cfg, q, &fb) != QCN_CP_CNM)
+			return false;
+		c->fb_hist[fb.qfb / 8]++;
+		m->qfb = fb.qfb;
+		m->qoffset = fcq_cnm_units(fb.qoff);
+		m->qdelta = fcq_cnm_units(fb.qdelta);
+		*qoff = fb.qoff;
+		*qdelta = fb.qdelta;
+		return true;
+	}
+	/* DSM: a sample every i_s bytes, whatever the last one found */
+	c->cp.next = owner->cfg.i_s;
+	dsm_cp_sample(&c->dsm, &owner->dsm, q, &dfb);
+	bps = dsm_fb_bps(dfb.u, owner->dsm_t_ns);
+	c->dsm_region[dfb.region]++;
+	c->dsm_clamped += dfb.clamped;
+	c->dsm_qfh = dfb.qfh;
+	c->dsm_qvh = dfb.qvh;
+	c->dsm_fb = clamp_t(s64, div_s64(bps, 1000), S32_MIN, S32_MAX);
+	trace_dsm_sample(owner->port.dev, q, dfb.qfh, dfb.qvh, dfb.u,
+			 dfb.region);
+	if (!c->dsm_fb)
+		return false;
+	mag = abs(bps);
+	m->version = FCQ_CNM_VERSION_DSM;
+	m->fb_kbps = (s32)c->dsm_fb;
+	m->qfb = min_t(u64, QCN_QFB_MAX,
+		       fcq_mul_div(mag, QCN_QFB_MAX, owner->line_bps));
+	c->fb_hist[m->qfb / 8]++;
+	*qoff = dfb.qf;
+	*qdelta = dfb.qv;
+	return true;
 }
 
 /*
@@ -260,14 +328,14 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 		       struct sk_buff *skb, u8 p, u8 mark)
 {
 	u8 frame[FCQ_FR_LEN], buf[FCQ_CNM_MSDU_MAX], msdu_len;
-	enum qcn_cp_res res = QCN_CP_NONE;
 	struct fcq_skb_cb *cb = fcq_cb(skb);
 	u32 fi, head, cul, len = qdisc_pkt_len(skb);
 	const struct qcn_flow *f;
+	struct fcq_cnm m = {};
 	const u8 *msdu;
 	bool sent;
 	struct qcn_cpoint *c;
-	struct qcn_fb fb;
+	s64 qoff, qdelta;
 	size_t flen = 0;
 
 	spin_lock(&owner->cp_lock);
@@ -295,36 +363,26 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 			}
 		}
 	}
-	if (qcn_cp_due(&c->cp, len))
-		res = qcn_cp_sample(&c->cp, &owner->cfg,
-				    cp_buffer(owner, skb, p, mark), &fb);
-	switch (res) {
-	case QCN_CP_NONE:
-		break;
-	case QCN_CP_CALM:
-		c->samples++;
-		break;
-	case QCN_CP_CNM:
-		c->samples++;
-		c->fb_hist[fb.qfb / 8]++;
-		cul = culprit_of(c, owner->culprit, fi, owner->probes);
-		if (cul == QCN_FLOWS || !to) {
-			c->no_culprit++;
-			break;
-		}
-		f = &c->flow[cul];
-		msdu = f->msdu;
-		msdu_len = f->msdu_len;
-		/* By arrival, the frame sampled is the one at hand. */
-		if (owner->culprit == QCN_CULPRIT_ARRIVAL) {
-			msdu_len = msdu_copy(skb, buf);
-			msdu = buf;
-		}
-		flen = cnm_build(frame, sizeof(frame), f, msdu, msdu_len, &fb,
-				 owner->port.dev->dev_addr, owner->port.index,
-				 owner->encap);
-		break;
+	if (!qcn_cp_due(&c->cp, len) ||
+	    !cp_sample(owner, c, cp_buffer(owner, skb, p, mark), &m, &qoff,
+		       &qdelta))
+		goto unlock;
+	cul = culprit_of(c, owner->culprit, fi, owner->probes);
+	if (cul == QCN_FLOWS || !to) {
+		c->no_culprit++;
+		goto unlock;
 	}
+	f = &c->flow[cul];
+	msdu = f->msdu;
+	msdu_len = f->msdu_len;
+	/* By arrival, the frame sampled is the one at hand. */
+	if (owner->culprit == QCN_CULPRIT_ARRIVAL) {
+		msdu_len = msdu_copy(skb, buf);
+		msdu = buf;
+	}
+	flen = cnm_build(frame, sizeof(frame), f, msdu, msdu_len, &m,
+			 owner->port.dev->dev_addr, owner->port.index,
+			 owner->encap);
 	if (flen) {
 		sent = fcq_port_frame_request(to, frame, flen,
 					      htons(FCQ_ETHERTYPE_CNM));
@@ -332,9 +390,10 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 			c->cnm_tx++;
 		else
 			c->cnm_refused++;
-		trace_cnm_tx(owner->port.dev, f->sa, f->da, f->prio, fb.qfb,
-			     fb.qoff, fb.qdelta, sent);
+		trace_cnm_tx(owner->port.dev, f->sa, f->da, f->prio, m.qfb,
+			     qoff, qdelta, sent);
 	}
+unlock:
 	spin_unlock(&owner->cp_lock);
 	if (flen)
 		fcq_port_kick(to);
@@ -513,7 +572,17 @@ static int qcn_dump(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_QCN_PROBES, q->probes) ||
 	    nla_put_u32(skb, TCA_QCN_ENCAP, q->encap) ||
 	    nla_put_u32(skb, TCA_QCN_SEED, q->seed) ||
-	    nla_put_u32(skb, TCA_QCN_B_OUT, q->b_out))
+	    nla_put_u32(skb, TCA_QCN_B_OUT, q->b_out) ||
+	    nla_put_u8(skb, TCA_QCN_ALGO, q->algo))
+		return -EMSGSIZE;
+	if (q->algo != QCN_ALGO_DSM)
+		return 0;
+	/* the values in effect, defaults included */
+	if (nla_put_u32(skb, TCA_QCN_DSM_M, q->dsm.m) ||
+	    nla_put_u32(skb, TCA_QCN_DSM_HA, q->dsm_h_eff[0]) ||
+	    nla_put_u32(skb, TCA_QCN_DSM_HB, q->dsm_h_eff[1]) ||
+	    nla_put_u32(skb, TCA_QCN_DSM_HC, q->dsm_h_eff[2]) ||
+	    nla_put_u32(skb, TCA_QCN_DSM_OMEGA, q->dsm.omega))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -522,8 +591,10 @@ static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 {
 	struct qcn_sched *q = qcn_of(port);
 	struct qcn_cpoint *c = q->cpt;
-	u64 hist[ARRAY_SIZE(c->fb_hist)], ctr[5];
+	u64 hist[ARRAY_SIZE(c->fb_hist)], ctr[5], region[DSM_REGIONS], span;
+	s64 last[3];
 	struct nlattr *nest;
+	u64 clamped;
 	size_t i;
 
 	spin_lock_bh(&q->cp_lock);
@@ -533,6 +604,12 @@ static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	ctr[3] = c->no_culprit;
 	ctr[4] = c->untracked;
 	memcpy(hist, c->fb_hist, sizeof(hist));
+	memcpy(region, c->dsm_region, sizeof(region));
+	clamped = c->dsm_clamped;
+	last[0] = c->dsm_qfh;
+	last[1] = c->dsm_qvh;
+	last[2] = c->dsm_fb;
+	span = c->last_ns - c->first_ns;
 	spin_unlock_bh(&q->cp_lock);
 	for (i = 0; i < ARRAY_SIZE(ctr); i++)
 		if (nla_put_u64_64bit(skb, TCA_QCN_STATS_SAMPLES + i, ctr[i],
@@ -546,8 +623,28 @@ static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	if (nla_put_u64_64bit(skb, TCA_QCN_STATS_OB_BYTES,
-			      READ_ONCE(q->ob_bytes), TCA_QCN_STATS_PAD))
+			      READ_ONCE(q->ob_bytes), TCA_QCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_QCN_STATS_SAMPLE_NS, span,
+			      TCA_QCN_STATS_PAD))
 		return -EMSGSIZE;
+	if (q->algo != QCN_ALGO_DSM)
+		return 0;
+	if (nla_put_u64_64bit(skb, TCA_QCN_STATS_DSM_T, q->dsm_t_ns,
+			      TCA_QCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_QCN_STATS_DSM_CLAMPED, clamped,
+			      TCA_QCN_STATS_PAD))
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(last); i++)
+		if (nla_put_s64(skb, TCA_QCN_STATS_DSM_QFH + i, last[i],
+				TCA_QCN_STATS_PAD))
+			return -EMSGSIZE;
+	nest = nla_nest_start(skb, TCA_QCN_STATS_DSM_REGION);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(region); i++)
+		if (nla_put_u64_64bit(skb, i + 1, region[i], 0))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
 	return 0;
 }
 
@@ -559,6 +656,68 @@ static const struct fcq_scheme_ops qcn_ops = {
 	.dump_stats = qcn_dump_stats,
 };
 
+/*
+ * DSM's configuration for @algo from @tb over @q's: T from i_s (@cfg) and
+ * the port's rate (@pcfg), the gains from H_a, H_b, H_c (each below 2/T;
+ * 0.8 * 2 / T unless set, the paper's defaults) and m (eq. 31's forms),
+ * omega unless set the least with which eq. 23 holds for b. Into @d, @t_ns,
+ * @h (as set) and @h_eff (in effect).
+ */
+static int dsm_config(const struct qcn_sched *q, struct nlattr **tb,
+		      u8 algo, const struct qcn_cp_cfg *cfg,
+		      const struct fcq_port_cfg *pcfg, struct dsm_cfg *d,
+		      u64 *t_ns, u32 *h, u32 *h_eff, u32 *omega,
+		      struct netlink_ext_ack *extack)
+{
+	static const u32 attr[3] = {
+		TCA_QCN_DSM_HA, TCA_QCN_DSM_HB, TCA_QCN_DSM_HC,
+	};
+	u32 div[3], i;
+	u64 h_max;
+
+	d->m = q->dsm.m;
+	if (fcq_get_u32(tb[TCA_QCN_DSM_M], 0, DSM_M_MAX, &d->m,
+			"m must be 0 to 128 samples", extack))
+		return -EINVAL;
+	*omega = q->dsm_omega;
+	if (fcq_get_u32(tb[TCA_QCN_DSM_OMEGA], 0, DSM_OMEGA_MAX, omega,
+			"omega must be 0 (the default) to 1000", extack))
+		return -EINVAL;
+	*t_ns = div64_u64((u64)cfg->i_s * NSEC_PER_SEC, pcfg->rate);
+	if (algo != QCN_ALGO_DSM)
+		return 0;
+	if (cfg->sample != QCN_SAMPLE_FIXED) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "algo dsm samples every i_s bytes: table std is QCN's");
+		return -EINVAL;
+	}
+	if (*t_ns < 1000 || *t_ns > 10 * NSEC_PER_SEC) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "algo dsm: i_s at the port's rate (T) must take 1us to 10s");
+		return -EINVAL;
+	}
+	h_max = div64_u64(2000ULL * NSEC_PER_SEC, *t_ns);	/* 2 / T, mHz */
+	div[0] = dsm_div_a(d->m);
+	div[1] = dsm_div_b(d->m);
+	div[2] = DSM_DIV_C;
+	for (i = 0; i < 3; i++) {
+		h[i] = tb[attr[i]] ? nla_get_u32(tb[attr[i]]) : q->dsm_h[i];
+		if (h[i] >= h_max) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[attr[i]] ?: tb[TCA_QCN_I_S],
+					    "ha, hb and hc must be below 2/T (T: i_s at the port's rate)");
+			return -EINVAL;
+		}
+		h_eff[i] = h[i] ?: (u32)min_t(u64, dsm_h_default(*t_ns), U32_MAX);
+	}
+	d->q0 = cfg->q_eq;
+	d->s = cfg->i_s;
+	d->ga = dsm_gain(h_eff[0], *t_ns, div[0]);
+	d->gb = dsm_gain(h_eff[1], *t_ns, div[1]);
+	d->gc = dsm_gain(h_eff[2], *t_ns, div[2]);
+	d->omega = *omega ?: dsm_omega_min(d->gb);
+	return 0;
+}
+
 static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 		      struct netlink_ext_ack *extack)
 {
@@ -566,8 +725,11 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	struct nlattr *tb[TCA_QCN_MAX + 1];
 	struct qcn_cp_cfg cfg = q->cfg;
 	u32 probes = q->probes, encap = q->encap, b_out = q->b_out;
-	u32 unit, nunits, seed;
+	u32 unit, nunits, seed, h[3], h_eff[3], omega;
 	struct fcq_port_cfg pcfg;
+	struct dsm_cfg dsm;
+	u8 algo = q->algo;
+	u64 t_ns;
 	int err;
 
 	err = fcq_port_parse(&q->port, opt, qcn_policy, TCA_QCN_MAX, tb, &pcfg,
@@ -617,6 +779,12 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 				   "unit, units and seed cannot change; delete and add the qdisc");
 		return -EINVAL;
 	}
+	if (tb[TCA_QCN_ALGO])
+		algo = nla_get_u8(tb[TCA_QCN_ALGO]);
+	err = dsm_config(q, tb, algo, &cfg, &pcfg, &dsm, &t_ns, h, h_eff,
+			 &omega, extack);
+	if (err)
+		return err;
 
 	/* One section: no enqueue or dequeue sees half of it. */
 	sch_tree_lock(sch);
@@ -635,6 +803,16 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	q->b_out = b_out;
 	q->unit = unit;
 	q->nunits = nunits;
+	/* a new law, or a new horizon: DSM's history starts over */
+	if (q->cpt && (algo != q->algo || dsm.m != q->dsm.m))
+		dsm_cp_forget(&q->cpt->dsm);
+	q->algo = algo;
+	q->dsm = dsm;
+	q->dsm_t_ns = t_ns;
+	q->line_bps = pcfg.rate * 8;
+	memcpy(q->dsm_h, h, sizeof(h));
+	memcpy(q->dsm_h_eff, h_eff, sizeof(h_eff));
+	q->dsm_omega = omega;
 	spin_unlock_bh(&q->cp_lock);
 	sch_tree_unlock(sch);
 	return 0;
@@ -699,6 +877,7 @@ static int qcn_init(struct Qdisc *sch, struct nlattr *opt,
 	};
 	q->cp_at = QCN_CP_AT_INGRESS;
 	q->culprit = QCN_CULPRIT_OCC_RAND;
+	q->dsm.m = 4;			/* DSM's default (its sec. V.A) */
 	q->probes = 64;
 	q->encap = 22;
 	q->unit = 256;

@@ -16,9 +16,14 @@
  * classes, ETS as pfc has it (core/ets.c). An RL back at line rate is
  * freed, its queue joining the FIFO.
  *
+ * With `algo dsm` the RLs follow DSM instead (core/dsm.c): a CNM of version
+ * 1 carries a signed step F_b, r <- r + F_b; a cut makes the flow's RL,
+ * which is freed once increases bring it back to line rate.
+ *
  * CNMs arrive in the receive hook (softirq), which only records them: the
  * dequeue, under the root lock, applies them, so that the queues and the
- * RLs have one owner.
+ * RLs have one owner. Each takes effect `react` after it came, plus a
+ * delay drawn from U(0, react_jitter), never before the one before it.
  */
 #include <linux/etherdevice.h>
 #include <linux/module.h>
@@ -28,19 +33,21 @@
 
 #include "../fcq/compat.h"
 #include "../fcq/fcq.h"
+#include "../core/dsm.h"
 #include "../core/ets.h"
 #include "../core/frames.h"
 #include "../core/qcn.h"
 #include "qcn.h"
 #include "qcn_trace.h"
 
-#define QCNRP_PENDING	16	/* CNMs received, not yet applied */
+#define QCNRP_PENDING	64	/* CNMs received, not yet applied */
 
 struct qcnrp_rl {
 	bool used;
 	u8 prio;
 	u8 da[ETH_ALEN];
-	struct qcn_rp rp;
+	struct qcn_rp rp;	/* algo qcn */
+	struct dsm_rp dsm;	/* algo dsm */
 	u64 next_tx;		/* its next packet may start then */
 	struct sk_buff_head q;
 };
@@ -50,7 +57,9 @@ struct qcnrp_cnm {
 	u8 da[ETH_ALEN];
 	u8 prio;
 	u8 qfb;
-	u64 at;
+	s32 fb_kbps;		/* DSM */
+	u8 cpid[DSM_CPID_LEN];	/* DSM */
+	u64 due;		/* when it takes effect */
 };
 
 struct qcnrp_stats {
@@ -63,14 +72,20 @@ struct qcnrp_stats {
 	u64 rl_created;
 	u64 rl_freed;
 	u64 drop_rl;
+	u64 cnm_algo;
+	u64 dsm_ignored;
+	u64 dsm_clamped;
 };
 
 struct qcnrp_sched {
 	struct fcq_port port;		/* first: fcq_port() */
 	struct qcn_rp_cfg rp;		/* rates in bit/s; line from the port */
+	struct dsm_rp_cfg dsm;		/* the same line and r_min */
+	u8 algo;			/* enum qcn_algo */
 	u32 max_rps;
 	u32 limit;			/* packets per RL queue */
 	u32 react_ns;			/* a CNM's delay to take effect */
+	u32 react_jitter_ns;		/* ... plus up to this, per CNM */
 	u32 seed;
 	struct fcq_ets ets;
 	struct sk_buff_head q[FCQ_NUM_PRIO];
@@ -79,8 +94,10 @@ struct qcnrp_sched {
 	u8 rls[FCQ_NUM_PRIO];		/* RLs in use per class */
 
 	spinlock_t cnm_lock;		/* pend, npend, the cnm_* counters */
-	struct qcnrp_cnm pend[QCNRP_PENDING];
-	u32 npend;
+	struct qcnrp_cnm pend[QCNRP_PENDING];	/* a ring, in order of due */
+	u32 head, npend;
+	u64 last_due;			/* the last CNM's due time */
+	u32 rnd;			/* xorshift32: the jitter */
 	bool cnm_want;			/* READ_ONCE */
 	struct qcnrp_stats st;
 };
@@ -99,6 +116,8 @@ static const struct nla_policy qcnrp_policy[TCA_QCNRP_MAX + 1] = {
 	[TCA_QCNRP_FLAGS] = NLA_POLICY_BITFIELD32(QCNRP_FL_ALL),
 	[TCA_QCNRP_SEED] = { .type = NLA_U32 },
 	[TCA_QCNRP_REACT] = { .type = NLA_U32 },
+	[TCA_QCNRP_ALGO] = NLA_POLICY_MAX(NLA_U8, QCN_ALGO_DSM),
+	[TCA_QCNRP_REACT_JITTER] = { .type = NLA_U32 },
 };
 
 static struct qcnrp_sched *qcnrp_of(struct fcq_port *port)
@@ -117,6 +136,18 @@ static struct qcnrp_rl *rl_find(struct qcnrp_sched *q, const u8 *da, u8 p)
 		    ether_addr_equal(q->rl[i].da, da))
 			return &q->rl[i];
 	return NULL;
+}
+
+/* The rate @rl sends at, bit/s. */
+static u64 rl_rate(const struct qcnrp_sched *q, const struct qcnrp_rl *rl)
+{
+	return q->algo == QCN_ALGO_DSM ? rl->dsm.r : rl->rp.cr;
+}
+
+static bool rl_idle(const struct qcnrp_sched *q, const struct qcnrp_rl *rl)
+{
+	return q->algo == QCN_ALGO_DSM ? dsm_rp_idle(&rl->dsm, &q->dsm) :
+					 qcn_rp_idle(&rl->rp, &q->rp);
 }
 
 static const u8 *skb_da(const struct sk_buff *skb)
@@ -168,13 +199,15 @@ static void rl_free(struct qcnrp_sched *q, struct qcnrp_rl *rl)
 
 /*
  * @rl's flow sent @len bytes at @now (0: its timer's cycles catch up);
- * true if that brought it back to line rate, and it is freed.
+ * true if that brought it back to line rate, and it is freed. DSM's RLs
+ * count nothing: only CNMs move them.
  */
 static bool rl_counted(struct qcnrp_sched *q, struct qcnrp_rl *rl, u32 len,
 		       u64 now)
 {
-	qcn_rp_tx(&rl->rp, &q->rp, len, now);
-	if (!qcn_rp_idle(&rl->rp, &q->rp))
+	if (q->algo == QCN_ALGO_QCN)
+		qcn_rp_tx(&rl->rp, &q->rp, len, now);
+	if (!rl_idle(q, rl))
 		return false;
 	rl_free(q, rl);
 	return true;
@@ -220,7 +253,10 @@ static struct qcnrp_rl *rl_create(struct qcnrp_sched *q, const u8 *da, u8 p,
 	q->rls[p]++;
 	ether_addr_copy(rl->da, da);
 	rl->next_tx = now;
-	qcn_rp_init(&rl->rp, &q->rp, now, q->seed + (u32)(rl - q->rl));
+	if (q->algo == QCN_ALGO_DSM)
+		dsm_rp_init(&rl->dsm, &q->dsm);
+	else
+		qcn_rp_init(&rl->rp, &q->rp, now, q->seed + (u32)(rl - q->rl));
 	skb_queue_walk_safe(&q->q[p], skb, tmp) {
 		if (ether_addr_equal(skb_da(skb), da)) {
 			__skb_unlink(skb, &q->q[p]);
@@ -231,41 +267,68 @@ static struct qcnrp_rl *rl_create(struct qcnrp_sched *q, const u8 *da, u8 p,
 	return rl;
 }
 
+/* A DSM CNM @c at @now: a cut makes the flow's RL, which line rate frees. */
+static void dsm_apply(struct qcnrp_sched *q, const struct qcnrp_cnm *c,
+		      u64 now)
+{
+	struct qcnrp_rl *rl = rl_find(q, c->da, c->prio);
+	u64 clamped;
+
+	if (!rl && c->fb_kbps < 0)
+		rl = rl_create(q, c->da, c->prio, now);
+	if (!rl) {		/* an increase for a flow at line rate */
+		q->st.dsm_ignored++;
+		return;
+	}
+	clamped = rl->dsm.clamped;
+	if (dsm_rp_cnm(&rl->dsm, &q->dsm, (s64)c->fb_kbps * 1000, c->cpid) ==
+	    DSM_RP_FOREIGN)
+		q->st.dsm_ignored++;
+	q->st.dsm_clamped += rl->dsm.clamped - clamped;
+	trace_cnm_rx(q->port.dev, rl->da, rl->prio, c->qfb, rl->dsm.r, 0, now,
+		     c->fb_kbps);
+	if (dsm_rp_idle(&rl->dsm, &q->dsm))
+		rl_free(q, rl);
+}
+
 /*
- * The CNMs the receive hook took that are due (`react` after they came);
- * *@retry is lowered to when the next one is. Root lock held.
+ * The CNMs the receive hook took that are due (`react` after they came,
+ * plus their jitter); *@retry is lowered to when the next one is. Root
+ * lock held.
  */
 static void cnms_apply(struct qcnrp_sched *q, u64 now, u64 *retry)
 {
-	struct qcnrp_cnm due[QCNRP_PENDING];
+	struct qcnrp_cnm c;
 	struct qcnrp_rl *rl;
-	u32 n = 0, keep = 0, i;
 
 	if (!READ_ONCE(q->cnm_want))
 		return;
-	spin_lock_bh(&q->cnm_lock);
-	for (i = 0; i < q->npend; i++) {
-		if (q->pend[i].at + q->react_ns <= now)
-			due[n++] = q->pend[i];
-		else
-			q->pend[keep++] = q->pend[i];
-	}
-	q->npend = keep;
-	if (keep)	/* in arrival order: the first is due first */
-		*retry = min(*retry, q->pend[0].at + q->react_ns);
-	else
-		WRITE_ONCE(q->cnm_want, false);
-	spin_unlock_bh(&q->cnm_lock);
+	for (;;) {
+		spin_lock_bh(&q->cnm_lock);
+		/* in order of due: the first is due first */
+		if (!q->npend || q->pend[q->head].due > now) {
+			if (q->npend)
+				*retry = min(*retry, q->pend[q->head].due);
+			else
+				WRITE_ONCE(q->cnm_want, false);
+			spin_unlock_bh(&q->cnm_lock);
+			return;
+		}
+		c = q->pend[q->head];
+		q->head = (q->head + 1) % QCNRP_PENDING;
+		q->npend--;
+		spin_unlock_bh(&q->cnm_lock);
 
-	for (i = 0; i < n; i++) {
-		rl = rl_find(q, due[i].da, due[i].prio) ?:
-		     rl_create(q, due[i].da, due[i].prio, now);
+		if (q->algo == QCN_ALGO_DSM) {
+			dsm_apply(q, &c, now);
+			continue;
+		}
+		rl = rl_find(q, c.da, c.prio) ?: rl_create(q, c.da, c.prio, now);
 		if (!rl)
 			continue;
-		qcn_rp_cnm(&rl->rp, &q->rp, due[i].qfb,
-			   due[i].at + q->react_ns);
-		trace_cnm_rx(q->port.dev, rl->da, rl->prio, due[i].qfb,
-			     rl->rp.cr, rl->rp.tr, now);
+		qcn_rp_cnm(&rl->rp, &q->rp, c.qfb, c.due);
+		trace_cnm_rx(q->port.dev, rl->da, rl->prio, c.qfb, rl->rp.cr,
+			     rl->rp.tr, now, 0);
 	}
 }
 
@@ -314,7 +377,8 @@ static void rl_sent(struct qcnrp_sched *q, struct qcnrp_rl *rl,
 
 	if (!rl_counted(q, rl, qdisc_pkt_len(skb), now))
 		rl->next_tx = max(now, rl->next_tx) +
-			      qcn_rp_gap_ns(&rl->rp, wire);
+			      fcq_mul_div((u64)wire * 8, NSEC_PER_SEC,
+					  rl_rate(q, rl));
 }
 
 static struct sk_buff *qcnrp_pick(struct fcq_port *port, u64 now, u64 *retry)
@@ -375,27 +439,40 @@ static unsigned int qcnrp_rx(struct fcq_port *port, const u8 *frame,
 {
 	struct qcnrp_sched *q = qcnrp_of(port);
 	unsigned int verdict = NF_DROP;
+	u64 now = ktime_get_ns(), jitter;
 	struct qcnrp_cnm *c;
 	struct fcq_cnm cnm;
-	u64 now = ktime_get_ns();
+	u8 algo;
 
 	spin_lock(&q->cnm_lock);
+	algo = READ_ONCE(q->algo);
 	if (fcq_cnm_parse(frame, len, &cnm)) {
 		q->st.cnm_bad++;
 	} else if (!ether_addr_equal(frame, port->dev->dev_addr)) {
 		q->st.cnm_not_ours++;
-	} else if (!cnm.qfb) {
+	} else if (cnm.version != (algo == QCN_ALGO_DSM ? FCQ_CNM_VERSION_DSM :
+						     FCQ_CNM_VERSION_QCN)) {
+		q->st.cnm_algo++;
+		verdict = NF_STOLEN;
+	} else if (algo == QCN_ALGO_DSM ? !cnm.fb_kbps : !cnm.qfb) {
 		q->st.cnm_zero++;
 		verdict = NF_STOLEN;
 	} else if (q->npend == QCNRP_PENDING) {
 		q->st.cnm_late++;
 		verdict = NF_STOLEN;
 	} else {
-		c = &q->pend[q->npend++];
+		c = &q->pend[(q->head + q->npend++) % QCNRP_PENDING];
 		ether_addr_copy(c->da, cnm.encap_da);
 		c->prio = cnm.prio;
 		c->qfb = cnm.qfb;
-		c->at = now;
+		c->fb_kbps = cnm.fb_kbps;
+		memcpy(c->cpid, cnm.cpid, DSM_CPID_LEN);
+		jitter = fcq_mul_shr(READ_ONCE(q->react_jitter_ns),
+				     fcq_xorshift32(&q->rnd), 32);
+		/* never before the CNM before it: they take effect in order */
+		c->due = max(q->last_due,
+			     now + READ_ONCE(q->react_ns) + jitter);
+		q->last_due = c->due;
 		q->st.cnm_rx++;
 		WRITE_ONCE(q->cnm_want, true);
 		verdict = NF_STOLEN;
@@ -429,6 +506,9 @@ static int qcnrp_dump(struct fcq_port *port, struct sk_buff *skb)
 			       (READ_ONCE(c->tr_reduce) ? QCNRP_FL_TR_REDUCE : 0),
 			       QCNRP_FL_ALL) ||
 	    nla_put_u32(skb, TCA_QCNRP_REACT, READ_ONCE(q->react_ns)) ||
+	    nla_put_u32(skb, TCA_QCNRP_REACT_JITTER,
+			READ_ONCE(q->react_jitter_ns)) ||
+	    nla_put_u8(skb, TCA_QCNRP_ALGO, READ_ONCE(q->algo)) ||
 	    nla_put_u32(skb, TCA_QCNRP_SEED, READ_ONCE(q->seed)))
 		return -EMSGSIZE;
 	return 0;
@@ -452,14 +532,22 @@ static int dump_rls(struct qcnrp_sched *q, struct sk_buff *skb)
 		if (!one ||
 		    nla_put(skb, TCA_QCNRP_RL_DA, ETH_ALEN, rl->da) ||
 		    nla_put_u8(skb, TCA_QCNRP_RL_PRIO, rl->prio) ||
-		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_CR, rl->rp.cr / 8,
-				      TCA_QCNRP_RL_PAD) ||
-		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_TR, rl->rp.tr / 8,
-				      TCA_QCNRP_RL_PAD) ||
-		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_CNMS, rl->rp.cnms,
+		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_CR, rl_rate(q, rl) / 8,
 				      TCA_QCNRP_RL_PAD) ||
 		    nla_put_u32(skb, TCA_QCNRP_RL_BACKLOG,
 				skb_queue_len(&rl->q)))
+			return -EMSGSIZE;
+		if (q->algo == QCN_ALGO_DSM ?
+		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_CNMS,
+				      rl->dsm.dec + rl->dsm.inc,
+				      TCA_QCNRP_RL_PAD) ||
+		    (rl->dsm.has_cpid &&
+		     nla_put(skb, TCA_QCNRP_RL_CPID, DSM_CPID_LEN,
+			     rl->dsm.cpid)) :
+		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_TR, rl->rp.tr / 8,
+				      TCA_QCNRP_RL_PAD) ||
+		    nla_put_u64_64bit(skb, TCA_QCNRP_RL_CNMS, rl->rp.cnms,
+				      TCA_QCNRP_RL_PAD))
 			return -EMSGSIZE;
 		nla_nest_end(skb, one);
 	}
@@ -491,6 +579,9 @@ static int qcnrp_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 			{ TCA_QCNRP_STATS_RL_CREATED, st.rl_created },
 			{ TCA_QCNRP_STATS_RL_FREED, st.rl_freed },
 			{ TCA_QCNRP_STATS_DROP_RL, st.drop_rl },
+			{ TCA_QCNRP_STATS_CNM_ALGO, st.cnm_algo },
+			{ TCA_QCNRP_STATS_DSM_IGNORED, st.dsm_ignored },
+			{ TCA_QCNRP_STATS_DSM_CLAMPED, st.dsm_clamped },
 		};
 
 		for (i = 0; i < ARRAY_SIZE(ctr); i++)
@@ -538,7 +629,9 @@ static int qcnrp_change(struct Qdisc *sch, struct nlattr *opt,
 	struct nlattr *tb[TCA_QCNRP_MAX + 1];
 	struct qcn_rp_cfg rp = q->rp;
 	u32 max_rps = q->max_rps, limit = q->limit, react = q->react_ns, t, i;
+	u32 jitter = q->react_jitter_ns;
 	struct fcq_port_cfg cfg;
+	u8 algo = q->algo;
 	int err;
 
 	err = fcq_port_parse(&q->port, opt, qcnrp_policy, TCA_QCNRP_MAX, tb,
@@ -565,8 +658,12 @@ static int qcnrp_change(struct Qdisc *sch, struct nlattr *opt,
 			"rl_limit must be 1 to 65535 packets", extack))
 		return -EINVAL;
 	if (fcq_get_u32(tb[TCA_QCNRP_REACT], 0, NSEC_PER_SEC, &react,
-			"react must be 0 to 1s", extack))
+			"react must be 0 to 1s", extack) ||
+	    fcq_get_u32(tb[TCA_QCNRP_REACT_JITTER], 0, NSEC_PER_SEC, &jitter,
+			"react_jitter must be 0 to 1s", extack))
 		return -EINVAL;
+	if (tb[TCA_QCNRP_ALGO])
+		algo = nla_get_u8(tb[TCA_QCNRP_ALGO]);
 	if (tb[TCA_QCNRP_MAX_RPS])
 		max_rps = nla_get_u32(tb[TCA_QCNRP_MAX_RPS]);
 	if (tb[TCA_QCNRP_GD_LOG2])
@@ -598,11 +695,24 @@ static int qcnrp_change(struct Qdisc *sch, struct nlattr *opt,
 		}
 	}
 	fcq_port_apply(&q->port, &cfg);
+	/* Another law: its RLs and the CNMs waiting go, their flows to line. */
+	if (algo != q->algo) {
+		for (i = 0; q->rl && i < QCNRP_MAX_RPS; i++)
+			if (q->rl[i].used)
+				rl_free(q, &q->rl[i]);
+		spin_lock_bh(&q->cnm_lock);
+		q->npend = 0;
+		WRITE_ONCE(q->algo, algo);
+		spin_unlock_bh(&q->cnm_lock);
+	}
 	q->rp = rp;
+	q->dsm.line = rp.line;
+	q->dsm.r_min = rp.r_min;
 	if (tb[TCA_QCNRP_SEED])
 		WRITE_ONCE(q->seed, nla_get_u32(tb[TCA_QCNRP_SEED]));
 	WRITE_ONCE(q->limit, limit);
 	WRITE_ONCE(q->react_ns, react);
+	WRITE_ONCE(q->react_jitter_ns, jitter);
 	WRITE_ONCE(q->max_rps, max_rps);
 	sch_tree_unlock(sch);
 	return 0;
@@ -640,10 +750,12 @@ static int qcnrp_init(struct Qdisc *sch, struct nlattr *opt,
 	err = qcnrp_change(sch, opt, extack);
 	if (err)
 		return err;
+	q->rnd = q->seed | 1;
 	/* R_min 5, R_AI 5 and R_HAI 50 Mb/s at 10 Gb/s, scaled (§5.6). */
 	line = q->rp.line;
 	if (!q->rp.r_min)
 		q->rp.r_min = div_u64(line, 2000);
+	q->dsm.r_min = q->rp.r_min;
 	if (!q->rp.r_ai)
 		q->rp.r_ai = div_u64(line, 2000);
 	if (!q->rp.r_hai)

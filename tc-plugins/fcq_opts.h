@@ -119,6 +119,8 @@ int fcq_size_arg(const char *opt, const char *arg, __u32 *v);
 int fcq_time_arg(const char *opt, const char *arg, __u32 *v);
 int fcq_uint_arg(const char *opt, const char *arg, __u32 *v);
 int fcq_q16_arg(const char *opt, const char *arg, __u32 *v);
+/* A frequency (160, 160hz, 20khz) in mHz. */
+int fcq_freq_arg(const char *opt, const char *arg, __u32 *v);
 /* The index of @arg in the NULL-terminated @words, or -1 ("expected a, b or c"). */
 int fcq_word_arg(const char *opt, const char *arg, const char *const *words);
 
@@ -147,6 +149,13 @@ void fcq_print_prios(const char *key, __u8 mask);
  */
 void fcq_print_time(const char *key, struct rtattr *a, const char *zero);
 void fcq_print_size(const char *key, struct rtattr *a, const char *zero);
+
+/*
+ * Print "key 160Hz " for a u32 attribute in mHz, and "key 5.875 " for one
+ * in Q16, if present (JSON: Hz, and the number).
+ */
+void fcq_print_freq(const char *key, struct rtattr *a);
+void fcq_print_q16(const char *key, struct rtattr *a);
 
 /* Print "key N " for a u32 attribute, if present. */
 void fcq_print_u32(const char *key, struct rtattr *a);

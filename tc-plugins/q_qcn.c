@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The tc plugin for the fcq `qcn` qdisc: IEEE 802.1Qau congestion points
- * on a switch port, at its output or its input (Unbiased QCN). See
- * tc-qcn(8).
+ * on a switch port, at its output or its input (Unbiased QCN), with QCN's
+ * or DSM's law. See tc-qcn(8).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +18,10 @@ static void explain(void)
 		"  [ sample arrival | occupancy_rand | occupancy_det | occupancy_bytes ]\n"
 		"  [ prio PRIO ] [ q_eq SIZE ] [ w N ] [ i_s SIZE ] [ table fixed | std ]\n"
 		"  [ b_out SIZE ] [ unit SIZE ] [ units N ] [ probes N ] [ encap BYTES ]\n"
-		"  [ seed N ]\n"
+		"  [ seed N ] [ algo qcn | dsm ] [ m N ] [ ha FREQ ] [ hb FREQ ]\n"
+		"  [ hc FREQ ] [ omega W ]\n"
 		FCQ_PORT_USAGE
+		"FREQ := 160hz | 20khz ...   (DSM's H_a, H_b, H_c; each below 2/T)\n"
 		"unit, units and seed are fixed when the qdisc is created.\n");
 }
 
@@ -36,6 +38,11 @@ static const char *const samples[] = {
 	[QCN_CULPRIT_OCC_DET] = "occupancy_det",
 	[QCN_CULPRIT_OCC_BYTES] = "occupancy_bytes",
 	[QCN_CULPRIT_OCC_BYTES + 1] = NULL,
+};
+static const char *const algos[] = {
+	[QCN_ALGO_QCN] = "qcn",
+	[QCN_ALGO_DSM] = "dsm",
+	[QCN_ALGO_DSM + 1] = NULL,
 };
 static const char *const tables[] = {
 	[QCN_TABLE_FIXED] = "fixed",
@@ -54,12 +61,18 @@ static const struct fcq_u32_opt u32_opts[] = {
 	{ "probes", TCA_QCN_PROBES, fcq_uint_arg, NULL },
 	{ "encap", TCA_QCN_ENCAP, fcq_size_arg, NULL },
 	{ "seed", TCA_QCN_SEED, fcq_uint_arg, NULL },
+	{ "m", TCA_QCN_DSM_M, fcq_uint_arg, NULL },
+	{ "ha", TCA_QCN_DSM_HA, fcq_freq_arg, NULL },
+	{ "hb", TCA_QCN_DSM_HB, fcq_freq_arg, NULL },
+	{ "hc", TCA_QCN_DSM_HC, fcq_freq_arg, NULL },
+	{ "omega", TCA_QCN_DSM_OMEGA, fcq_q16_arg, NULL },
 };
 
 static const struct fcq_word_opt word_opts[] = {
 	{ "cp", TCA_QCN_CP, cps, 0 },
 	{ "sample", TCA_QCN_SAMPLE, samples, 0 },
 	{ "table", TCA_QCN_TABLE, tables, 0 },
+	{ "algo", TCA_QCN_ALGO, algos, 0 },
 };
 
 static int qcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
@@ -95,6 +108,12 @@ static int qcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	fcq_print_u32("probes", tb[TCA_QCN_PROBES]);
 	fcq_print_u32("encap", tb[TCA_QCN_ENCAP]);
 	fcq_print_u32("seed", tb[TCA_QCN_SEED]);
+	fcq_print_word("algo", tb[TCA_QCN_ALGO], algos, 0);
+	fcq_print_u32("m", tb[TCA_QCN_DSM_M]);
+	fcq_print_freq("ha", tb[TCA_QCN_DSM_HA]);
+	fcq_print_freq("hb", tb[TCA_QCN_DSM_HB]);
+	fcq_print_freq("hc", tb[TCA_QCN_DSM_HC]);
+	fcq_print_q16("omega", tb[TCA_QCN_DSM_OMEGA]);
 	return 0;
 }
 
@@ -108,7 +127,21 @@ static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
 		{ TCA_QCN_STATS_NO_CULPRIT, "no_culprit", false },
 		{ TCA_QCN_STATS_UNTRACKED, "untracked", false },
 		{ TCA_QCN_STATS_OB_BYTES, "ob_bytes", false },
+		{ TCA_QCN_STATS_SAMPLE_NS, "sample_ns", false },
+		{ TCA_QCN_STATS_DSM_T, "dsm_t_ns", true },
+		{ TCA_QCN_STATS_DSM_CLAMPED, "dsm_clamped", false },
 	};
+	static const struct {
+		int type;
+		const char *key;
+	} last[] = {
+		{ TCA_QCN_STATS_DSM_QFH, "dsm_qfh" },
+		{ TCA_QCN_STATS_DSM_QVH, "dsm_qvh" },
+		{ TCA_QCN_STATS_DSM_FB, "dsm_fb_kbps" },
+	};
+	char fmt[32];
+	size_t i;
+	__s64 s;
 	struct rtattr *tb[TCA_QCN_STATS_MAX + 1], *scheme, *a;
 	__u64 v;
 	int rem;
@@ -124,6 +157,28 @@ static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
 		rem = RTA_PAYLOAD(tb[TCA_QCN_STATS_FB_HIST]);
 		/* bins 1..8 (QntzFb / 8 + 1), skipping pads (type 0) */
 		for (a = RTA_DATA(tb[TCA_QCN_STATS_FB_HIST]); RTA_OK(a, rem);
+		     a = RTA_NEXT(a, rem)) {
+			if (!a->rta_type || RTA_PAYLOAD(a) < sizeof(v))
+				continue;
+			memcpy(&v, RTA_DATA(a), sizeof(v));
+			print_u64(PRINT_ANY, NULL, " %llu", v);
+		}
+		close_json_array(PRINT_JSON, NULL);
+	}
+	for (i = 0; i < ARRAY_SIZE(last); i++) {
+		if (!tb[last[i].type] ||
+		    RTA_PAYLOAD(tb[last[i].type]) < sizeof(s))
+			continue;
+		memcpy(&s, RTA_DATA(tb[last[i].type]), sizeof(s));
+		snprintf(fmt, sizeof(fmt), " %s %%lld", last[i].key);
+		print_s64(PRINT_ANY, last[i].key, fmt, s);
+	}
+	if (tb[TCA_QCN_STATS_DSM_REGION]) {
+		print_string(PRINT_FP, NULL, "%s", " dsm_regions");
+		open_json_array(PRINT_JSON, "dsm_regions");
+		rem = RTA_PAYLOAD(tb[TCA_QCN_STATS_DSM_REGION]);
+		/* StateA, StateB, StateC, the origin */
+		for (a = RTA_DATA(tb[TCA_QCN_STATS_DSM_REGION]); RTA_OK(a, rem);
 		     a = RTA_NEXT(a, rem)) {
 			if (!a->rta_type || RTA_PAYLOAD(a) < sizeof(v))
 				continue;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The tc plugin for the fcq `qcnrp` qdisc: the IEEE 802.1Qau QCN reaction
- * point of a host NIC. See tc-qcnrp(8).
+ * point of a host NIC, or DSM's. See tc-qcnrp(8).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,8 @@ static void explain(void)
 		"Usage: ... qcnrp [ max_rps N ] [ rl_limit PACKETS ] [ gd_log2 N ]\n"
 		"  [ min_dec PERCENT ] [ r_min RATE ] [ r_ai RATE ] [ r_hai RATE ]\n"
 		"  [ bc SIZE ] [ t TIME ] [ f_thr N ] [ jitter on | off ]\n"
-		"  [ tr_reduce on | off ] [ react TIME ] [ seed N ]\n"
+		"  [ tr_reduce on | off ] [ react TIME ] [ react_jitter TIME ]\n"
+		"  [ algo qcn | dsm ] [ seed N ]\n"
 		FCQ_PORT_USAGE);
 }
 
@@ -29,7 +30,18 @@ static const struct fcq_u32_opt u32_opts[] = {
 	{ "t", TCA_QCNRP_T, fcq_time_arg, NULL },
 	{ "f_thr", TCA_QCNRP_F_THR, fcq_uint_arg, NULL },
 	{ "react", TCA_QCNRP_REACT, fcq_time_arg, NULL },
+	{ "react_jitter", TCA_QCNRP_REACT_JITTER, fcq_time_arg, NULL },
 	{ "seed", TCA_QCNRP_SEED, fcq_uint_arg, NULL },
+};
+
+static const char *const algos[] = {
+	[QCN_ALGO_QCN] = "qcn",
+	[QCN_ALGO_DSM] = "dsm",
+	[QCN_ALGO_DSM + 1] = NULL,
+};
+
+static const struct fcq_word_opt word_opts[] = {
+	{ "algo", TCA_QCNRP_ALGO, algos, 0 },
 };
 
 static const struct fcq_flag_opt flag_opts[] = {
@@ -74,6 +86,8 @@ static int qcnrp_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	static const struct fcq_scheme_parser parser = {
 		.u32s = u32_opts,
 		.nu32s = ARRAY_SIZE(u32_opts),
+		.words = word_opts,
+		.nwords = ARRAY_SIZE(word_opts),
 		.flags = flag_opts,
 		.nflags = ARRAY_SIZE(flag_opts),
 		.opt = rate_opt,
@@ -113,11 +127,16 @@ static int qcnrp_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	fcq_print_flag_words(tb[TCA_QCNRP_FLAGS], flag_opts,
 			     ARRAY_SIZE(flag_opts));
 	fcq_print_time("react", tb[TCA_QCNRP_REACT], NULL);
+	fcq_print_time("react_jitter", tb[TCA_QCNRP_REACT_JITTER], NULL);
+	fcq_print_word("algo", tb[TCA_QCNRP_ALGO], algos, 0);
 	fcq_print_u32("seed", tb[TCA_QCNRP_SEED]);
 	return 0;
 }
 
-/* The RLs in use: "rl DA prio P cr RATE tr RATE cnms N backlog N". */
+/*
+ * The RLs in use: "rl DA prio P cr RATE tr RATE cnms N backlog N"; DSM's
+ * have no target rate, and may name the CP of their last cut.
+ */
 static void print_rls(struct rtattr *nest)
 {
 	struct rtattr *r[TCA_QCNRP_RL_MAX + 1], *a;
@@ -131,8 +150,7 @@ static void print_rls(struct rtattr *nest)
 		parse_rtattr_nested(r, TCA_QCNRP_RL_MAX, a);
 		if (!r[TCA_QCNRP_RL_DA] || RTA_PAYLOAD(r[TCA_QCNRP_RL_DA]) < 6 ||
 		    !r[TCA_QCNRP_RL_PRIO] || !r[TCA_QCNRP_RL_CR] ||
-		    !r[TCA_QCNRP_RL_TR] || !r[TCA_QCNRP_RL_CNMS] ||
-		    !r[TCA_QCNRP_RL_BACKLOG])
+		    !r[TCA_QCNRP_RL_CNMS] || !r[TCA_QCNRP_RL_BACKLOG])
 			continue;
 		ll_addr_n2a(RTA_DATA(r[TCA_QCNRP_RL_DA]), 6, 0, mac,
 			    sizeof(mac));
@@ -143,12 +161,19 @@ static void print_rls(struct rtattr *nest)
 			   *(__u8 *)RTA_DATA(r[TCA_QCNRP_RL_PRIO]));
 		tc_print_rate(PRINT_ANY, "cr", " cr %s",
 			      *(__u64 *)RTA_DATA(r[TCA_QCNRP_RL_CR]));
-		tc_print_rate(PRINT_ANY, "tr", " tr %s",
-			      *(__u64 *)RTA_DATA(r[TCA_QCNRP_RL_TR]));
+		if (r[TCA_QCNRP_RL_TR])
+			tc_print_rate(PRINT_ANY, "tr", " tr %s",
+				      *(__u64 *)RTA_DATA(r[TCA_QCNRP_RL_TR]));
 		print_u64(PRINT_ANY, "cnms", " cnms %llu",
 			  *(__u64 *)RTA_DATA(r[TCA_QCNRP_RL_CNMS]));
 		print_uint(PRINT_ANY, "backlog", " backlog %u",
 			   *(__u32 *)RTA_DATA(r[TCA_QCNRP_RL_BACKLOG]));
+		if (r[TCA_QCNRP_RL_CPID] &&
+		    RTA_PAYLOAD(r[TCA_QCNRP_RL_CPID]) >= 8) {
+			ll_addr_n2a(RTA_DATA(r[TCA_QCNRP_RL_CPID]), 8, 0, mac,
+				    sizeof(mac));
+			print_string(PRINT_ANY, "cpid", " cpid %s", mac);
+		}
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);
@@ -167,6 +192,9 @@ static int qcnrp_print_xstats(struct qdisc_util *qu, FILE *f,
 		{ TCA_QCNRP_STATS_RL_CREATED, "rl_created", false },
 		{ TCA_QCNRP_STATS_RL_FREED, "rl_freed", false },
 		{ TCA_QCNRP_STATS_DROP_RL, "drop_rl", false },
+		{ TCA_QCNRP_STATS_CNM_ALGO, "cnm_algo", false },
+		{ TCA_QCNRP_STATS_DSM_IGNORED, "dsm_ignored", false },
+		{ TCA_QCNRP_STATS_DSM_CLAMPED, "dsm_clamped", false },
 	};
 	struct rtattr *tb[TCA_QCNRP_STATS_MAX + 1], *scheme;
 

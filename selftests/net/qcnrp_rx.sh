@@ -241,7 +241,7 @@ not_ours_dropped() {
 
 # A version other than 0 and an encapsulated MSDU over 64 bytes.
 malformed_dropped() {
-	counted cnm_bad 2 63:0 --encap "$H3" --version 1 --wait 10ms \
+	counted cnm_bad 2 63:0 --encap "$H3" --version 2 --wait 10ms \
 		cnm 63:0 --dst "$H1" --encap "$H3" --msdulen 100
 	check_err $? "cnm_bad"
 	log_test "malformed CNMs are counted and dropped"

@@ -33,6 +33,8 @@ enum {
 	TCA_QCNRP_FLAGS,	/* bitfield32: QCNRP_FL_* */
 	TCA_QCNRP_SEED,		/* u32: the jitter's random sequence */
 	TCA_QCNRP_REACT,	/* u32, ns: a CNM takes effect this late */
+	TCA_QCNRP_ALGO,		/* u8: enum qcn_algo, the CNMs it applies */
+	TCA_QCNRP_REACT_JITTER,	/* u32, ns: plus up to this, drawn per CNM */
 	__TCA_QCNRP_MAX
 };
 #define TCA_QCNRP_MAX		(__TCA_QCNRP_MAX - 1)
@@ -51,6 +53,11 @@ enum {
 	TCA_QCNRP_STATS_RL_FREED,	/* back at line rate and empty: freed */
 	TCA_QCNRP_STATS_DROP_RL,	/* packets over an RL's limit */
 	TCA_QCNRP_STATS_RLS,		/* nested: TCA_QCNRP_RL per RL in use */
+	TCA_QCNRP_STATS_CNM_ALGO,	/* CNMs of the other algorithm: dropped */
+	TCA_QCNRP_STATS_DSM_IGNORED,	/* DSM increases with no RL, or from a
+					 * CP other than its last decrease's
+					 */
+	TCA_QCNRP_STATS_DSM_CLAMPED,	/* DSM steps cut short at r_min or line */
 	__TCA_QCNRP_STATS_MAX
 };
 #define TCA_QCNRP_STATS_MAX	(__TCA_QCNRP_STATS_MAX - 1)
@@ -65,9 +72,16 @@ enum {
 	TCA_QCNRP_RL_TR,		/* u64, bytes/s: target rate */
 	TCA_QCNRP_RL_CNMS,		/* u64: CNMs that cut it */
 	TCA_QCNRP_RL_BACKLOG,		/* u32, packets */
+	TCA_QCNRP_RL_CPID,		/* 8 bytes, DSM: the CP of its last cut */
 	__TCA_QCNRP_RL_MAX
 };
 #define TCA_QCNRP_RL_MAX	(__TCA_QCNRP_RL_MAX - 1)
+
+/* The control law of a CP and of an RP: what its CNMs carry. */
+enum qcn_algo {
+	QCN_ALGO_QCN,		/* 802.1Qau: QntzFb, the RP's own recovery */
+	QCN_ALGO_DSM,		/* DSM: a signed rate step, r <- r + F_b */
+};
 
 enum qcn_cp_at {
 	QCN_CP_AT_NONE,	/* no congestion point: PAUSE only */
@@ -105,6 +119,12 @@ enum {
 	TCA_QCN_ENCAP,		/* u32, bytes of the culprit's MSDU in a CNM */
 	TCA_QCN_SEED,		/* u32 */
 	TCA_QCN_B_OUT,		/* u32, bytes: output buffer of class prio, 0: none */
+	TCA_QCN_ALGO,		/* u8: enum qcn_algo */
+	TCA_QCN_DSM_M,		/* u32: DSM's prediction horizon, samples */
+	TCA_QCN_DSM_HA,		/* u32, mHz: DSM's H_a; 0: 0.8 * 2 / T */
+	TCA_QCN_DSM_HB,		/* u32, mHz: H_b; 0: the same */
+	TCA_QCN_DSM_HC,		/* u32, mHz: H_c; 0: the same */
+	TCA_QCN_DSM_OMEGA,	/* u32, Q16: omega; 0: the least consistent */
 	__TCA_QCN_MAX
 };
 #define TCA_QCN_MAX		(__TCA_QCN_MAX - 1)
@@ -120,6 +140,15 @@ enum {
 	TCA_QCN_STATS_UNTRACKED,	/* frames beyond QCN_FLOWS or units */
 	TCA_QCN_STATS_FB_HIST,		/* nested: u64, type QntzFb / 8 + 1 */
 	TCA_QCN_STATS_OB_BYTES,		/* bytes in the output buffer now */
+	TCA_QCN_STATS_DSM_T,		/* ns: DSM's T, i_s at the port's rate */
+	TCA_QCN_STATS_DSM_REGION,	/* nested: u64 samples per region, type
+					 * 1 StateA, 2 StateB, 3 StateC, 4 origin
+					 */
+	TCA_QCN_STATS_DSM_CLAMPED,	/* samples whose step eq. 27 bounded */
+	TCA_QCN_STATS_DSM_QFH,		/* s64, bytes: the last ^Q_f */
+	TCA_QCN_STATS_DSM_QVH,		/* s64, bytes: the last ^Q_v */
+	TCA_QCN_STATS_DSM_FB,		/* s64, kbit/s: the last F_b */
+	TCA_QCN_STATS_SAMPLE_NS,	/* ns from the first sample to the last */
 	__TCA_QCN_STATS_MAX
 };
 #define TCA_QCN_STATS_MAX	(__TCA_QCN_STATS_MAX - 1)
