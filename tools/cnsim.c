@@ -22,7 +22,8 @@ struct src_state {
 	u32 len;
 	u32 df;			/* forward delay, steps */
 	double arrived;		/* bytes at the CP since the last sample
-				 * (DSM) or in this step (QCN) */
+				 * (DSM) or in this step (QCN)
+				 */
 	double sent_frac;	/* bytes sent, not yet counted by QCN's RP */
 	struct dsm_rp dsm;
 	struct qcn_rp qcn;

@@ -342,8 +342,10 @@ static void sweep(const struct opts *base)
 				three(o, label);
 			}
 	} else if (!strcmp(base->sweep, "fig8")) {
-		/* loop delays in [400, 800] us: [400, 600] per source, plus
-		 * up to 200 us per feedback */
+		/*
+		 * loop delays in [400, 800] us: [400, 600] per source, plus
+		 * up to 200 us per feedback
+		 */
 		o.lo_ns = 400000;
 		o.hi_ns = 600000;
 		o.jitter_ns = 200000;
@@ -391,13 +393,17 @@ int main(int argc, char **argv)
 			else
 				bad("--algo", optarg);
 			break;
-		case 'c': o.c_bps = parse_bps("--rate", optarg); break;
+		case 'c':
+			o.c_bps = parse_bps("--rate", optarg);
+			break;
 		case 'n':
 			o.n = parse_u("--sources", optarg, CNSIM_SRC_MAX);
 			if (!o.n)
 				bad("--sources", optarg);
 			break;
-		case 'd': o.tau_ns = parse_time("--delay", optarg); break;
+		case 'd':
+			o.tau_ns = parse_time("--delay", optarg);
+			break;
 		case 'D':
 			colon = strchr(optarg, ':');
 			if (!colon)
@@ -408,16 +414,26 @@ int main(int argc, char **argv)
 			if (o.hi_ns < o.lo_ns)
 				bad("--delays", optarg);
 			break;
-		case 'j': o.jitter_ns = parse_time("--jitter", optarg); break;
-		case 'b': o.buf = parse_u("--buffer", optarg, 1U << 30); break;
-		case 'q': o.q0 = parse_u("--q0", optarg, 1U << 30); break;
+		case 'j':
+			o.jitter_ns = parse_time("--jitter", optarg);
+			break;
+		case 'b':
+			o.buf = parse_u("--buffer", optarg, 1U << 30);
+			break;
+		case 'q':
+			o.q0 = parse_u("--q0", optarg, 1U << 30);
+			break;
 		case 'S':
 			o.s = parse_u("--sample", optarg, 1U << 30);
 			if (!o.s)
 				bad("--sample", optarg);
 			break;
-		case 'm': o.m = (int)parse_u("--m", optarg, DSM_M_MAX); break;
-		case 1: case 2: case 3:
+		case 'm':
+			o.m = (int)parse_u("--m", optarg, DSM_M_MAX);
+			break;
+		case 1:
+		case 2:
+		case 3:
 			o.h[c - 1] = parse_freq(lo[10 + c - 1].name, optarg);
 			break;
 		case 'w':
@@ -426,21 +442,38 @@ int main(int argc, char **argv)
 				bad("--omega", optarg);
 			o.omega = (u32)(w * 65536 + 0.5);
 			break;
-		case 'r': o.r0_bps = parse_bps("--start-rate", optarg); break;
-		case 't': o.dur_ns = parse_time("--duration", optarg); break;
-		case 'f': o.from_ns = parse_time("--from", optarg); break;
-		case 's': o.seed = parse_u("--seed", optarg, 1U << 31); break;
+		case 'r':
+			o.r0_bps = parse_bps("--start-rate", optarg);
+			break;
+		case 't':
+			o.dur_ns = parse_time("--duration", optarg);
+			break;
+		case 'f':
+			o.from_ns = parse_time("--from", optarg);
+			break;
+		case 's':
+			o.seed = parse_u("--seed", optarg, 1U << 31);
+			break;
 		case 'N':
 			o.seeds = parse_u("--seeds", optarg, SEEDS_MAX);
 			if (!o.seeds)
 				bad("--seeds", optarg);
 			seeds_set = true;
 			break;
-		case 4: o.trace = optarg; break;
-		case 5: o.cdf = optarg; break;
-		case 6: o.sweep = optarg; break;
-		case 'h': usage(stdout, 0); break;
-		default: usage(stderr, 2);
+		case 4:
+			o.trace = optarg;
+			break;
+		case 5:
+			o.cdf = optarg;
+			break;
+		case 6:
+			o.sweep = optarg;
+			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
+		default:
+			usage(stderr, 2);
 		}
 	}
 	if (optind < argc)

@@ -5,6 +5,7 @@
  * regions of eq. 24 and its boundaries, eq. 27's bound, the paper's
  * default gains (sec. V.A) and the omega eq. 23 needs, the prediction
  * against the model's future with one constant delay (eqs. 9, 13: exact),
+ * a change of horizon forgetting the steps but not the last queue,
  * the reaction point's rule (eq. 26, the CPID rule, its bounds), and in
  * the model one source converging to q0 for m = 1, 4 and 10 where the
  * law designed without delay (m = 0) oscillates.
@@ -204,6 +205,25 @@ static void prediction_exact(void **state)
 	}
 }
 
+/* A new horizon forgets the steps, not the last queue (Q_v goes on). */
+static void forget_keeps_q_old(void **state)
+{
+	struct dsm_cfg c = paper_cfg(4);
+	struct dsm_cp cp;
+	struct dsm_fb fb;
+	u32 k;
+
+	dsm_cp_init(&cp);
+	for (k = 0; k < 10; k++)
+		dsm_cp_sample(&cp, &c, 100000 + 1000 * k, &fb);
+	assert_true(cp.s1 != 0 && cp.s2 != 0);
+	dsm_cp_forget(&cp);
+	assert_true(cp.s1 == 0 && cp.s2 == 0 && cp.q_old == 109000);
+	dsm_cp_sample(&cp, &c, 110000, &fb);
+	assert_true(fb.qv == 1000);
+	assert_true(fb.qfh == fb.qf + 4 * 1000 && fb.qvh == 1000);
+}
+
 static void rp_rule(void **state)
 {
 	static const u8 a[DSM_CPID_LEN] = { 1 }, b[DSM_CPID_LEN] = { 2 };
@@ -290,6 +310,7 @@ int main(void)
 		cmocka_unit_test(regions_and_boundaries),
 		cmocka_unit_test(step_bounded),
 		cmocka_unit_test(prediction_exact),
+		cmocka_unit_test(forget_keeps_q_old),
 		cmocka_unit_test(rp_rule),
 		cmocka_unit_test(converges_where_m0_oscillates),
 	};
