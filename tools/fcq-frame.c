@@ -20,6 +20,7 @@
  *             | --keytype N | --keycount N          (keys)
  *             | --encap MAC | --qoff BYTES | --qdelta BYTES
  *             | --fb KBPS (version 1, DSM's F_b, signed)
+ *             | --cpid ID (8 bytes; default: the port's MAC, index 0)
  *             | --msdu N (bytes encapsulated, 22) | --version N
  *             | --msdulen N (the length field alone) (cnm)
  *   TIME     := a number with s, ms or us
@@ -73,6 +74,7 @@ struct cnm_args {
 	struct fcq_cnm c;
 	long long qoff, qdelta;
 	int set_q;		/* --qoff or --qdelta given */
+	int set_cpid;		/* --cpid given; else the port's MAC, index 0 */
 };
 
 /* The keys of a keyed frame, as given on the command line. */
@@ -103,6 +105,7 @@ static void __attribute__((noreturn)) usage_to(FILE *f, int status)
 		"          keys:       --keytype N | --keycount N\n"
 		"          cnm:        --encap MAC | --qoff BYTES | --qdelta BYTES | --msdu N\n"
 		"                      | --fb KBPS (version 1: DSM's F_b, signed)\n"
+		"                      | --cpid ID (8 bytes; default the port's MAC, 0)\n"
 		"                      | --version N | --msdulen N\n"
 		"TIME:     a number with s, ms or us\n"
 		"Prints the CLOCK_MONOTONIC time (ns) at which each frame was sent.\n");
@@ -154,6 +157,26 @@ static s32 fb_arg(const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+/* cnm --cpid: 8 bytes, as 02:00:00:00:00:09:00:01. */
+static void cpid_arg(const char *s, u8 cpid[8])
+{
+	unsigned int d[8];
+	char tail;
+	int k;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x:%x:%x%c", &d[0], &d[1], &d[2], &d[3],
+		   &d[4], &d[5], &d[6], &d[7], &tail) != 8)
+		d[0] = 0x100;
+	for (k = 0; k < 8; k++) {
+		if (d[k] > 0xff) {
+			fprintf(stderr, "fcq-frame: bad CPID \"%s\" (8 bytes: 02:00:00:00:00:09:00:01)\n",
+				s);
+			exit(2);
+		}
+		cpid[k] = d[k];
+	}
 }
 
 static void mac_arg(const char *s, u8 mac[FCQ_ETH_ALEN])
@@ -464,6 +487,10 @@ static void mutation_args(int argc, char **argv, int *i, const char *kind,
 			applies(opt, kind, HDR_CNM);
 			cnm->c.version = FCQ_CNM_VERSION_DSM;
 			cnm->c.fb_kbps = fb_arg(val);
+		} else if (!strcmp(opt, "--cpid")) {
+			applies(opt, kind, HDR_CNM);
+			cpid_arg(val, cnm->c.cpid);
+			cnm->set_cpid = 1;
 		} else if (!strcmp(opt, "--msdu")) {
 			applies(opt, kind, HDR_CNM);
 			cnm->c.msdu_len = num(val, FCQ_CNM_MSDU_MAX);
@@ -579,7 +606,8 @@ static void send_one(int fd, struct sockaddr_ll *sll, const u8 *src,
 	if (m.hdr == HDR_CNM) {
 		size_t k;
 
-		memcpy(cnm.c.cpid, src, FCQ_ETH_ALEN);
+		if (!cnm.set_cpid)
+			memcpy(cnm.c.cpid, src, FCQ_ETH_ALEN);
 		cnm.c.qoffset = fcq_cnm_units(cnm.qoff);
 		cnm.c.qdelta = fcq_cnm_units(cnm.qdelta);
 		msdu[0] = 0x88;
