@@ -85,9 +85,11 @@
  *                 fair_mbps (a victim's efficiency).
  *   lag_p99_ms, lag_max_ms, late, cpu_idle: from summary.json's start_lag
  *               and cpu_idle, when there.
- *   queue_avg_kb, queue_p99_kb: summary.json "queue" {"avg_bytes",
- *               "p99_bytes"} / 1000, when there: the switch port whose
- *               queue was longest on average while the flows ran.
+ *   queue_avg_kb, queue_p99_kb, queue_sd_kb, queue_empty, queue_util:
+ *               summary.json "queue" {"avg_bytes", "p99_bytes",
+ *               "sd_bytes"} / 1000, "empty_share", "util", when there:
+ *               the switch port whose queue was longest on average while
+ *               the flows ran.
  *   incast_queue_avg_kb, incast_queue_p99_kb: the same of summary.json
  *               "queue_incast", when there: the switch port toward the
  *               incast's receiver.
@@ -116,7 +118,8 @@
  * "completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
  * "pfc_tx", "kp_tx", "cnm_tx",
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
- * "queue_avg_kb", "queue_p99_kb", "incast_queue_avg_kb",
+ * "queue_avg_kb", "queue_p99_kb", "queue_sd_kb", "queue_empty",
+ * "queue_util", "incast_queue_avg_kb",
  * "incast_queue_p99_kb", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
  * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "phases":
  * [{"phase", "dst", "flows", "J", "M", "E", "U"}], "phase_streams":
@@ -280,10 +283,14 @@ static const struct ph_array {
 	},
 };
 
-/* A switch port's queue over the flows' window (summary.json), bytes. */
+/*
+ * A switch port's queue over the flows' window (summary.json), bytes; its
+ * deviation, the share of the window it was empty and its link's
+ * utilization when the summary has them (has_more).
+ */
 struct queue {
-	bool has;
-	double avg, p99;
+	bool has, has_more, has_util;
+	double avg, p99, sd, empty, util;
 };
 
 /* One scheme with one seed. */
@@ -599,6 +606,10 @@ static void read_queue(json_object *o, const char *key, struct queue *q,
 	    !get_number(v, "p99_bytes", &q->p99))
 		die("%s: \"%s\": expected avg_bytes and p99_bytes", path, key);
 	q->has = true;
+	/* older summaries have neither */
+	q->has_more = get_number(v, "sd_bytes", &q->sd) &&
+		      get_number(v, "empty_share", &q->empty);
+	q->has_util = get_number(v, "util", &q->util);
 	any_queue = true;
 }
 
@@ -973,6 +984,9 @@ enum {
 	S_IDLE,
 	S_QUEUE_AVG,
 	S_QUEUE_P99,
+	S_QUEUE_SD,
+	S_QUEUE_EMPTY,
+	S_QUEUE_UTIL,
 	S_INCAST_QUEUE_AVG,
 	S_INCAST_QUEUE_P99,
 	S_CNM_TX,
@@ -982,8 +996,8 @@ enum {
 static const char *const stat_key[NSTATS] = {
 	"completed", "incomplete", "stuck", "reorders", "drops", "drop_lossless",
 	"pfc_tx", "kp_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
-	"queue_avg_kb", "queue_p99_kb", "incast_queue_avg_kb",
-	"incast_queue_p99_kb", "cnm_tx",
+	"queue_avg_kb", "queue_p99_kb", "queue_sd_kb", "queue_empty",
+	"queue_util", "incast_queue_avg_kb", "incast_queue_p99_kb", "cnm_tx",
 };
 
 /*
@@ -1089,6 +1103,9 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	case S_IDLE: *v = s->idle; return s->has_idle;
 	case S_QUEUE_AVG: *v = s->queue.avg / 1e3; return s->queue.has;
 	case S_QUEUE_P99: *v = s->queue.p99 / 1e3; return s->queue.has;
+	case S_QUEUE_SD: *v = s->queue.sd / 1e3; return s->queue.has_more;
+	case S_QUEUE_EMPTY: *v = s->queue.empty; return s->queue.has_more;
+	case S_QUEUE_UTIL: *v = s->queue.util; return s->queue.has_util;
 	case S_INCAST_QUEUE_AVG:
 		*v = s->queue_incast.avg / 1e3;
 		return s->queue_incast.has;
@@ -1587,9 +1604,14 @@ static void stat_digits(int k, int *one, int *many)
 		break;
 	case S_QUEUE_AVG:
 	case S_QUEUE_P99:
+	case S_QUEUE_SD:
 	case S_INCAST_QUEUE_AVG:
 	case S_INCAST_QUEUE_P99:
 		*one = *many = 2;
+		break;
+	case S_QUEUE_EMPTY:
+	case S_QUEUE_UTIL:
+		*one = *many = 4;
 		break;
 	default:
 		*one = *many = 3;
@@ -1891,9 +1913,11 @@ static void write_text(FILE *f, const char *title)
 	if (any_queue)
 		stat_table(f, &t, "queue (the switch port whose data queue was "
 			   "longest on average while the flows ran: that "
-			   "average and its p99, time-weighted, in kB; "
-			   "incast_queue: the same of the switch port toward "
-			   "the host most incast flows go to)",
+			   "average, its p99 and its standard deviation, "
+			   "time-weighted, in kB, the share of the time it "
+			   "was empty, and its link's utilization; "
+			   "incast_queue: the average and p99 of the switch "
+			   "port toward the host most incast flows go to)",
 			   S_QUEUE_AVG, S_INCAST_QUEUE_P99);
 	if (any_lag)
 		stat_table(f, &t, "start lag (lag_ms: how late flows started, "
@@ -1972,6 +1996,9 @@ static json_object *run_json(const struct run *s)
 	add(o, "cpu_idle", jnum(s->has_idle, s->idle));
 	add(o, "queue_avg_kb", jnum(s->queue.has, s->queue.avg / 1e3));
 	add(o, "queue_p99_kb", jnum(s->queue.has, s->queue.p99 / 1e3));
+	add(o, "queue_sd_kb", jnum(s->queue.has_more, s->queue.sd / 1e3));
+	add(o, "queue_empty", jnum(s->queue.has_more, s->queue.empty));
+	add(o, "queue_util", jnum(s->queue.has_util, s->queue.util));
 	add(o, "incast_queue_avg_kb",
 	    jnum(s->queue_incast.has, s->queue_incast.avg / 1e3));
 	add(o, "incast_queue_p99_kb",

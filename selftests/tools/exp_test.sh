@@ -16,6 +16,7 @@ ALL_TESTS="
 	every_file_parses
 	flows_per_seed
 	flows_per_seed_missing
+	topology_per_seed
 	report_order_sweep
 	phases_parsed
 	phases_metrics
@@ -105,6 +106,28 @@ flows_per_seed_missing() {
 	[ ! -s "$W/jobs" ]
 	check_err $? "it printed runs anyway"
 	log_test "flows flow-%s.txt without the file of seed 5: an error naming it"
+}
+
+# topology t/topo-%s.txt: a file per seed; seed 5's missing is an error
+# naming it.
+topology_per_seed() {
+	local rc
+	per_seed
+	mkdir -p "$W/e/t"
+	sed 's|^topology star:3|topology t/topo-%s.txt|' "$W/e/x.exp" >"$W/e/y.exp"
+	"$TOP/build/tools/fcq-net" gen star:3 >"$W/e/t/topo-2.txt"
+	cp "$W/e/t/topo-2.txt" "$W/e/t/topo-5.txt"
+	jobs "$W/e/y.exp"
+	check_err $? "fcq-exp --jobs failed: $(head -n 1 "$W/err")"
+	[ "$RET" != 0 ] || cross_product "$W/e/y.exp"
+	check_err $? "runs $(tr '\n' ',' <"$W/runs")"
+	rm "$W/e/t/topo-5.txt"
+	"$EXP" --jobs --out "$W/out" "$W/e/y.exp" >"$W/jobs" 2>"$W/err"
+	rc=$?
+	check_err "$([ $rc = 1 ]; echo $?)" "without topo-5.txt: fcq-exp exit $rc, not 1"
+	grep -q "topo-5.txt (seed 5)" "$W/err"
+	check_err $? "stderr does not name topo-5.txt: $(head -n 1 "$W/err")"
+	log_test "topology topo-%s.txt: a file per seed; a missing one named"
 }
 
 # --report over E3's twelve schemes, one seed each, fct.txt written here

@@ -96,8 +96,8 @@ star:* | dumbbell:* | leafspine:* | ring:*)
 	fcq-net gen "$topology" -r "$rate" -d "$delay" ${uplink:+-R "$uplink"} \
 		>"$dir/topology.txt" || fail "bad topology \"$topology\""
 	;;
-*) cp "$(relative "$topology")" "$dir/topology.txt" ||
-	fail "no topology file $topology" ;;
+*) cp "$(relative "${topology//%s/$seed}")" "$dir/topology.txt" ||
+	fail "no topology file ${topology//%s/$seed}" ;;
 esac
 bridge_opt=
 [ "$bridge" = yes ] && bridge_opt=-b
@@ -478,8 +478,11 @@ rm -f "$dir/paced.tmp"
 # Of every switch port, its data queue over the flows' window, from its
 # time-weighted histogram (xstats "qhist", from the qdisc's start): its
 # average and p99 length, the p99 as the upper edge of its bucket (within
-# 1/8). Before the epoch the queues are empty; a port busy beyond the
-# window stretches it to its busy time. "queue" is the port whose average
+# 1/8), its standard deviation (exact, from the integral of the squared
+# length), the share of the window it was empty, and the utilization of
+# its link (the bytes it sent over what its rate carries in the window).
+# Before the epoch the queues are empty; a port busy beyond the window
+# stretches it to its busy time. "queue" is the port whose average
 # was the longest; "queue_incast" the switch port toward the host that
 # more incast flows (dport 200) go to than to any other, the bottleneck a
 # paper reads; null if there is no such host (a tie: no one receiver).
@@ -504,8 +507,14 @@ read -r queue queue_incast < <(gojq -c -r --argjson w "$((w1 - epoch))" \
 		if .v == null then .s += $x.ns
 		  | if .s >= 0.99 * $win then .v = $x.hi else . end
 		else . end) | .v // $h.max) as $p99
-	  | {port: "\(.netns)/\(.dev)", avg_bytes: ($h.byte_s * 1e9 / $win),
+	  | ($h.byte_s * 1e9 / $win) as $avg
+	  | {port: "\(.netns)/\(.dev)", avg_bytes: $avg,
 	     p99_bytes: ([$p99, $h.max] | min), max_bytes: $h.max,
+	     sd_bytes: ((($h.byte2_s // 0) * 1e9 / $win - $avg * $avg)
+			| if . > 0 then sqrt else 0 end),
+	     empty_share: (($win - $busy) / $win),
+	     util: (if (.tc.options.rate // 0) > 0 then
+		(.tc.bytes // 0) / (.tc.options.rate * $win / 1e9) else null end),
 	     window_ms: ($win / 1e6)} ]
 	| "\(max_by(.avg_bytes) | tojson) \(map(select(.port == $into))[0] | tojson)"' \
 	"$dir/stats.json")
