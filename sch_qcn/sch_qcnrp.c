@@ -267,12 +267,26 @@ static struct qcnrp_rl *rl_create(struct qcnrp_sched *q, const u8 *da, u8 p,
 	return rl;
 }
 
+/*
+ * @rl's rate went from @old to its rate now: the wait for its next packet,
+ * computed at the old rate, scales to the new one (a cut to r_min would
+ * else hold the flow for a frame's time at r_min after the rate is back).
+ */
+static void rl_rescale(struct qcnrp_sched *q, struct qcnrp_rl *rl, u64 old,
+		       u64 now)
+{
+	u64 r = rl_rate(q, rl);
+
+	if (rl->next_tx > now && r && r != old)
+		rl->next_tx = now + fcq_mul_div(rl->next_tx - now, old, r);
+}
+
 /* A DSM CNM @c at @now: a cut makes the flow's RL, which line rate frees. */
 static void dsm_apply(struct qcnrp_sched *q, const struct qcnrp_cnm *c,
 		      u64 now)
 {
 	struct qcnrp_rl *rl = rl_find(q, c->da, c->prio);
-	u64 clamped;
+	u64 clamped, old;
 
 	if (!rl && c->fb_kbps < 0)
 		rl = rl_create(q, c->da, c->prio, now);
@@ -281,10 +295,12 @@ static void dsm_apply(struct qcnrp_sched *q, const struct qcnrp_cnm *c,
 		return;
 	}
 	clamped = rl->dsm.clamped;
+	old = rl->dsm.r;
 	if (dsm_rp_cnm(&rl->dsm, &q->dsm, (s64)c->fb_kbps * 1000, c->cpid) ==
 	    DSM_RP_FOREIGN)
 		q->st.dsm_ignored++;
 	q->st.dsm_clamped += rl->dsm.clamped - clamped;
+	rl_rescale(q, rl, old, now);
 	trace_cnm_rx(q->port.dev, rl->da, rl->prio, c->qfb, rl->dsm.r, 0, now,
 		     c->fb_kbps);
 	if (dsm_rp_idle(&rl->dsm, &q->dsm))
