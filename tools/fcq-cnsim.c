@@ -99,7 +99,7 @@ static u64 parse_time(const char *opt, const char *s)
 		v *= 1e6;
 	else if (!strcmp(end, "us"))
 		v *= 1e3;
-	else if (strcmp(end, "ns"))
+	else if (strcmp(end, "ns") && (*end || v))	/* 0 needs no unit */
 		bad(opt, s);
 	return (u64)(v + 0.5);
 }
