@@ -117,6 +117,30 @@ static int qcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
+/*
+ * A nest of u64 counters, one attribute each from type 1 on, as " key N N
+ * ..." (JSON: an array), skipping pads (type 0).
+ */
+static void print_u64_nest(const char *key, struct rtattr *nest)
+{
+	struct rtattr *a;
+	__u64 v;
+	int rem;
+
+	if (!nest)
+		return;
+	print_string(PRINT_FP, NULL, " %s", key);
+	open_json_array(PRINT_JSON, key);
+	rem = RTA_PAYLOAD(nest);
+	for (a = RTA_DATA(nest); RTA_OK(a, rem); a = RTA_NEXT(a, rem)) {
+		if (!a->rta_type || RTA_PAYLOAD(a) < sizeof(v))
+			continue;
+		memcpy(&v, RTA_DATA(a), sizeof(v));
+		print_u64(PRINT_ANY, NULL, " %llu", v);
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
@@ -142,29 +166,15 @@ static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
 	char fmt[32];
 	size_t i;
 	__s64 s;
-	struct rtattr *tb[TCA_QCN_STATS_MAX + 1], *scheme, *a;
-	__u64 v;
-	int rem;
+	struct rtattr *tb[TCA_QCN_STATS_MAX + 1], *scheme;
 
 	scheme = fcq_print_xstats_open(f, xstats, "qcn");
 	if (!scheme)
 		return 0;
 	parse_rtattr_nested(tb, TCA_QCN_STATS_MAX, scheme);
 	fcq_print_counters(tb, cnt, ARRAY_SIZE(cnt));
-	if (tb[TCA_QCN_STATS_FB_HIST]) {
-		print_string(PRINT_FP, NULL, "%s", " fb_hist");
-		open_json_array(PRINT_JSON, "fb_hist");
-		rem = RTA_PAYLOAD(tb[TCA_QCN_STATS_FB_HIST]);
-		/* bins 1..8 (QntzFb / 8 + 1), skipping pads (type 0) */
-		for (a = RTA_DATA(tb[TCA_QCN_STATS_FB_HIST]); RTA_OK(a, rem);
-		     a = RTA_NEXT(a, rem)) {
-			if (!a->rta_type || RTA_PAYLOAD(a) < sizeof(v))
-				continue;
-			memcpy(&v, RTA_DATA(a), sizeof(v));
-			print_u64(PRINT_ANY, NULL, " %llu", v);
-		}
-		close_json_array(PRINT_JSON, NULL);
-	}
+	/* bins 1..8: QntzFb / 8 + 1 */
+	print_u64_nest("fb_hist", tb[TCA_QCN_STATS_FB_HIST]);
 	for (i = 0; i < ARRAY_SIZE(last); i++) {
 		if (!tb[last[i].type] ||
 		    RTA_PAYLOAD(tb[last[i].type]) < sizeof(s))
@@ -173,20 +183,8 @@ static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
 		snprintf(fmt, sizeof(fmt), " %s %%lld", last[i].key);
 		print_s64(PRINT_ANY, last[i].key, fmt, s);
 	}
-	if (tb[TCA_QCN_STATS_DSM_REGION]) {
-		print_string(PRINT_FP, NULL, "%s", " dsm_regions");
-		open_json_array(PRINT_JSON, "dsm_regions");
-		rem = RTA_PAYLOAD(tb[TCA_QCN_STATS_DSM_REGION]);
-		/* StateA, StateB, StateC, the origin */
-		for (a = RTA_DATA(tb[TCA_QCN_STATS_DSM_REGION]); RTA_OK(a, rem);
-		     a = RTA_NEXT(a, rem)) {
-			if (!a->rta_type || RTA_PAYLOAD(a) < sizeof(v))
-				continue;
-			memcpy(&v, RTA_DATA(a), sizeof(v));
-			print_u64(PRINT_ANY, NULL, " %llu", v);
-		}
-		close_json_array(PRINT_JSON, NULL);
-	}
+	/* StateA, StateB, StateC, the origin */
+	print_u64_nest("dsm_regions", tb[TCA_QCN_STATS_DSM_REGION]);
 	close_json_object();
 	return 0;
 }

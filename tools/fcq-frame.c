@@ -159,45 +159,38 @@ static s32 fb_arg(const char *s)
 	return v;
 }
 
+/*
+ * @n bytes in hex, colon-separated, into @out; @what names them in the
+ * error (a MAC address, a CPID: 02:00:00:00:00:09:00:01).
+ */
+static void hex_bytes_arg(const char *s, u8 *out, int n, const char *what)
+{
+	const char *p = s;
+	char *end;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		unsigned long d = strtoul(p, &end, 16);
+
+		if (end == p || end - p > 2 || d > 0xff ||
+		    *end != (k + 1 < n ? ':' : '\0')) {
+			fprintf(stderr, "fcq-frame: bad %s \"%s\"\n", what, s);
+			exit(2);
+		}
+		out[k] = d;
+		p = end + 1;
+	}
+}
+
 /* cnm --cpid: 8 bytes, as 02:00:00:00:00:09:00:01. */
 static void cpid_arg(const char *s, u8 cpid[8])
 {
-	unsigned int d[8];
-	char tail;
-	int k;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x:%x:%x%c", &d[0], &d[1], &d[2], &d[3],
-		   &d[4], &d[5], &d[6], &d[7], &tail) != 8)
-		d[0] = 0x100;
-	for (k = 0; k < 8; k++) {
-		if (d[k] > 0xff) {
-			fprintf(stderr, "fcq-frame: bad CPID \"%s\" (8 bytes: 02:00:00:00:00:09:00:01)\n",
-				s);
-			exit(2);
-		}
-		cpid[k] = d[k];
-	}
+	hex_bytes_arg(s, cpid, 8, "CPID (8 bytes: 02:00:00:00:00:09:00:01)");
 }
 
 static void mac_arg(const char *s, u8 mac[FCQ_ETH_ALEN])
 {
-	unsigned int d[6];
-	char tail;
-	int k;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &d[0], &d[1], &d[2], &d[3],
-		   &d[4], &d[5], &tail) != 6) {
-		fprintf(stderr, "fcq-frame: bad MAC address \"%s\"\n", s);
-		exit(2);
-	}
-	for (k = 0; k < 6; k++) {
-		if (d[k] > 0xff) {
-			fprintf(stderr, "fcq-frame: bad MAC address \"%s\"\n",
-				s);
-			exit(2);
-		}
-		mac[k] = d[k];
-	}
+	hex_bytes_arg(s, mac, FCQ_ETH_ALEN, "MAC address");
 }
 
 /* QNTZFB[:PRIO] */

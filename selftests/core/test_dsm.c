@@ -259,42 +259,42 @@ static void rp_rule(void **state)
 }
 
 /*
- * One source behind a delay of m T in cnsim (eqs. 7 and 8), starting at
- * 1.5 C with no rate ceiling: DSM with horizon m converges to q0, where
- * the same law designed without delay (m = 0: no prediction, eq. 31's
- * gains for m = 0) keeps oscillating.
+ * One source behind a delay of @m T in cnsim (eqs. 7 and 8), starting at
+ * 1.5 C with no rate ceiling, under DSM with horizon @law: into @r.
+ */
+static void one_source(u32 m, u32 law, struct cnsim_res *r)
+{
+	struct cnsim_cfg c;
+
+	cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 1, (u64)m * T_PAPER,
+		       1 << 30, 64000, 100000, law, 0);
+	c.dur_ns = 500000000;
+	c.from_ns = 250000000;
+	c.seed = 1;
+	c.r0_bps = 15000000000ULL;
+	c.dsm_rp.line = 1000000000000ULL;
+	assert_int_equal(cnsim_run(&c, r, NULL, 0, NULL), 0);
+}
+
+/*
+ * There DSM with horizon m converges to q0, where the same law designed
+ * without delay (m = 0: no prediction, eq. 31's gains for m = 0) keeps
+ * oscillating.
  */
 static void converges_where_m0_oscillates(void **state)
 {
 	u32 ms[] = { 1, 4, 10 }, i;
 
 	for (i = 0; i < 3; i++) {
-		struct cnsim_cfg c;
 		struct cnsim_res r, r0;
 
-		cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 1,
-			       (u64)ms[i] * T_PAPER, 1 << 30, 64000, 100000,
-			       ms[i], 0);
-		c.dur_ns = 500000000;
-		c.from_ns = 250000000;
-		c.seed = 1;
-		c.r0_bps = 15000000000ULL;
-		c.dsm_rp.line = 1000000000000ULL;
-		assert_int_equal(cnsim_run(&c, &r, NULL, 0, NULL), 0);
+		one_source(ms[i], ms[i], &r);
 		print_message("m %u: q %.0f sd %.0f util %.4f\n", ms[i],
 			      r.q_mean, r.q_sd, r.util);
 		assert_true(r.q_sd < 100);
 		assert_true(r.q_mean > 63000 && r.q_mean < 65000);
 		assert_true(r.util > 0.999);
-		cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 1,
-			       (u64)ms[i] * T_PAPER, 1 << 30, 64000, 100000,
-			       0, 0);
-		c.dur_ns = 500000000;
-		c.from_ns = 250000000;
-		c.seed = 1;
-		c.r0_bps = 15000000000ULL;
-		c.dsm_rp.line = 1000000000000ULL;
-		assert_int_equal(cnsim_run(&c, &r0, NULL, 0, NULL), 0);
+		one_source(ms[i], 0, &r0);
 		print_message("m %u, law of m 0: q %.0f sd %.0f empty %.3f\n",
 			      ms[i], r0.q_mean, r0.q_sd, r0.p_empty);
 		assert_true(r0.q_sd > 100 * r.q_sd + 20000);

@@ -533,12 +533,18 @@ cnm_captured_once() {
 	CNM_CAPTURED=1
 }
 
-cnm_captured() {
+# Every one of $3 frames sent (their times in $1) captured (rows in $2);
+# fcq-frame's stderr in $4.
+all_captured() {
 	local got
+	got=$(wc -l <"$2")
+	[ "$(wc -l <"$1")" = "$3" ] && [ "$got" = "$3" ]
+	check_err $? "sent $(wc -l <"$1"), captured $got: $(cat "$4")"
+}
+
+cnm_captured() {
 	cnm_captured_once
-	got=$(wc -l <"$W/crows")
-	[ "$(wc -l <"$W/cnm.sent")" = $CN ] && [ "$got" = $CN ]
-	check_err $? "sent $(wc -l <"$W/cnm.sent"), captured $got: $(cat "$W/cnm.err")"
+	all_captured "$W/cnm.sent" "$W/crows" $CN "$W/cnm.err"
 	log_test "all $CN CNMs sent and captured"
 }
 
@@ -628,11 +634,8 @@ dsm_captured_once() {
 }
 
 dsm_captured() {
-	local got
 	dsm_captured_once
-	got=$(wc -l <"$W/drows")
-	[ "$(wc -l <"$W/dsm.sent")" = $DN ] && [ "$got" = $DN ]
-	check_err $? "sent $(wc -l <"$W/dsm.sent"), captured $got: $(cat "$W/dsm.err")"
+	all_captured "$W/dsm.sent" "$W/drows" $DN "$W/dsm.err"
 	log_test "all $DN DSM CNMs (cnm --fb) sent and captured"
 }
 
