@@ -67,7 +67,8 @@
  *   named       = summary.json "named" flows' Mbit/s, as written.
  *   paced       = summary.json "paced" streams, as written: [{"name",
  *                 "mbps" (goodput while the flows ran), "fct_ms" (last
- *                 byte in, from the scheduled start), "lost", "reorders",
+ *                 byte in, from the scheduled start; null for a stream
+ *                 that got nothing through), "lost", "reorders",
  *                 "dups", "src_pauses" (802.3x, PFC and keyed pause
  *                 frames the stream's source received)}].
  *   phases      = summary.json "phases", as written: per phase (from 1)
@@ -233,6 +234,8 @@ static const char *const paced_key[NPACED] = {
 struct paced {
 	const char *name;	/* first: find_name() */
 	double v[NPACED];
+	unsigned int has;	/* bit k: v[k] is there (a starved stream
+				 * never completed: no fct_ms) */
 };
 
 /*
@@ -699,7 +702,8 @@ static void read_paced(struct run *s, json_object *o, const char *path)
 		snprintf(where, sizeof(where), "paced[%zu]", i);
 		e = json_object_array_get_idx(arr, i);
 		p->name = get_name(e, path, where);
-		get_numbers(e, paced_key, NPACED, p->v, 0, path, where);
+		p->has = get_numbers(e, paced_key, NPACED, p->v, 1u << P_FCT,
+				     path, where);
 	}
 }
 
@@ -1079,7 +1083,7 @@ static bool get(const struct run *s, const struct key *k, double *v)
 	case K_PACED:
 		pc = find_name(s->paced, s->npaced, sizeof(*pc), k->name);
 		*v = pc ? pc->v[k->id] : 0;
-		return pc;
+		return pc && pc->has & 1u << k->id;
 	case K_PHASE:
 		pr = find_phrec(s, k->field, k->rec);
 		*v = pr ? pr->v[k->id] : 0;
@@ -2022,7 +2026,7 @@ static json_object *run_json(const struct run *s)
 		add(pc, "name", json_object_new_string(s->paced[j].name));
 		for (k = 0; k < NPACED; k++)
 			add(pc, paced_key[k],
-			    json_object_new_double(s->paced[j].v[k]));
+			    jnum(s->paced[j].has & 1u << k, s->paced[j].v[k]));
 	}
 	for (a = 0; a < NPH; a++) {
 		const struct ph_array *d = &ph_array[a];

@@ -383,7 +383,11 @@ w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
 # ---- the paced streams -------------------------------------------------------------
 # Each stream's sender line and its sink's, matched once (by the sender's
 # flow and source port): one JSON line per stream, with its source host's
-# port and its line's SECONDS (null without), in paced.tmp.
+# port and its line's SECONDS (null without), in paced.tmp. A stream whose
+# sender reported but whose sink never heard of it got nothing through
+# (a congestion control may hold a source at its floor): a sink line of
+# nothing received, "starved", stands for it. Without its sender's line
+# the run has failed.
 if [ ${#paceds[@]} -gt 0 ]; then
 	for p in "${paceds[@]}"; do
 		read -r pname psrc pdst _ _ _ psecs <<<"$p"
@@ -396,7 +400,14 @@ if [ ${#paceds[@]} -gt 0 ]; then
 			| {name: $name, src: $src, dst: $dst, ns: $ns, dev: $dev,
 			   secs: $secs, snd: $s,
 			   sink: ([$sinks[] | select(.flow == $s.flow and
-				.sport == $s.sport)][0])}' 2>/dev/null ||
+				.sport == $s.sport)][0]
+				// if $s.sent then {flow: $s.flow,
+				  sport: $s.sport, size: $s.bytes,
+				  sent: $s.sent, bytes: 0, lost: $s.sent,
+				  dgrams: 0, dups: 0, reorders: 0,
+				  first_ns: $s.start_ns, last_ns: null,
+				  bin_ns: 10000000, bins: [], starved: true}
+				else null end)}' 2>/dev/null ||
 			gojq -c -n --arg name "$pname" '{name: $name, sink: null}'
 	done >"$dir/paced.tmp"
 	gojq -r 'select(.sink == null) | "paced \(.name): no report of the stream from its sender and its sink"' \
@@ -418,7 +429,9 @@ if [ ${#paceds[@]} -gt 0 ]; then
 		 | .ns as $ns | .dev as $dev | .name as $name
 		 | try {name, bytes: $k.bytes, lost: $k.lost, dups: $k.dups,
 		    reorders: $k.reorders,
-		    fct_ms: (($k.last_ns - $s.start_ns) / 1e6),
+		    fct_ms: (if $k.starved then null
+			     else ($k.last_ns - $s.start_ns) / 1e6 end),
+		    starved: ($k.starved // false),
 		    mbps: (([range(0; $k.bins | length) as $i
 			    | ($k.first_ns + $i * $k.bin_ns) as $b0
 			    | ([$b0 + $k.bin_ns, $w1] | min) - ([$b0, $w0] | max)
