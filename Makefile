@@ -178,7 +178,7 @@ demo: setup
 .PHONY: repro
 REPRO ?= ofc-fig1 ofc-ring flowsail-e1 flowsail-e2 flowsail-e2-udp flowsail-e3 \
 	flowsail-e4 flowsail-e4-extreme qcn-a qcn-b qcn-b-stop qcn-a-2stage qcn-b-2stage \
-	qcn-a-2stage-stop
+	qcn-a-2stage-stop dsm-e1-100us dsm-e1-300us dsm-e1-500us dsm-e2 dsm-e3 dsm-e4
 repro: setup
 	@for k in $(KERNELS); do for e in $(REPRO); do \
 		echo "repro: $$e on $$k"; \
