@@ -33,7 +33,7 @@ u32 dsm_omega_min(u32 gb)
 	if (!gb)
 		return 0;
 	/* the whole numbers above 1 / (b T) - 1 start at floor(1 / (b T)) */
-	w = fcq_max64(1, (1ULL << DSM_GAIN_SHIFT) / gb);
+	w = fcq_max64(1, (1U << DSM_GAIN_SHIFT) / gb);
 	return (u32)fcq_min64(w << DSM_OMEGA_SHIFT, DSM_OMEGA_MAX);
 }
 
@@ -55,9 +55,48 @@ void dsm_cp_forget(struct dsm_cp *cp)
 	cp->q_old = q_old;
 }
 
+void dsm_cp_amend(struct dsm_cp *cp, const struct dsm_cfg *c, s64 u)
+{
+	u32 m = c->m < DSM_M_MAX ? c->m : DSM_M_MAX, last;
+	s64 d;
+
+	if (!m)
+		return;
+	/* the last step has weight 1 in S1 and in S2 until the next sample */
+	last = cp->at ? cp->at - 1 : m - 1;
+	d = u - cp->hist[last];
+	cp->hist[last] = u;
+	cp->s1 += d;
+	cp->s2 += d;
+}
+
+s64 dsm_kbps_bytes(s32 fb_kbps, u64 t_ns)
+{
+	u64 mag = fcq_mul_div(fb_kbps < 0 ? -(s64)fb_kbps : fb_kbps, t_ns,
+			      8000000);
+
+	return fb_kbps < 0 ? -(s64)mag : (s64)mag;
+}
+
 static int sgn(s64 v)
 {
 	return (v > 0) - (v < 0);
+}
+
+/*
+ * The sign of delta = ^Q_f + omega ^Q_v (eq. 19; @omega Q16), asked where
+ * the two do not share a sign: by comparing magnitudes, which fit in 64
+ * bits (|^Q_f| < 2^44 and |^Q_v| < 2^38 for queues and S up to 2^32 and
+ * 2^30 and m up to 128; omega < 2^26), where their Q16 sum may not.
+ */
+static int delta_sign(s64 qfh, s64 qvh, u32 omega)
+{
+	u64 f = (qfh < 0 ? -(u64)qfh : (u64)qfh) << DSM_OMEGA_SHIFT;
+	u64 v = (qvh < 0 ? -(u64)qvh : (u64)qvh) * omega;
+
+	if (f > v)
+		return sgn(qfh);
+	return f < v ? sgn(qvh) : 0;
 }
 
 /* -@g (Q20) times @v, rounded toward 0. */
@@ -72,7 +111,8 @@ s64 dsm_cp_sample(struct dsm_cp *cp, const struct dsm_cfg *c, u32 q,
 		  struct dsm_fb *fb)
 {
 	u32 m = c->m < DSM_M_MAX ? c->m : DSM_M_MAX;
-	s64 old, d;
+	s64 old;
+	int d;
 
 	fb->qf = (s64)q - c->q0;
 	fb->qv = (s64)q - cp->q_old;
@@ -81,17 +121,18 @@ s64 dsm_cp_sample(struct dsm_cp *cp, const struct dsm_cfg *c, u32 q,
 	/* eq. 25 */
 	fb->qfh = fb->qf + (s64)m * fb->qv + cp->s2;
 	fb->qvh = fb->qv + cp->s1;
-	/* eq. 19, in Q16: only its sign is used */
-	d = fb->qfh * (1LL << DSM_OMEGA_SHIFT) + (s64)c->omega * fb->qvh;
-
 	/* eq. 24, and the boundaries it leaves open */
 	if (sgn(fb->qfh) * sgn(fb->qvh) > 0) {
 		fb->region = DSM_STATE_C;
 		fb->u = law(c->gc, fb->qfh);
-	} else if (sgn(fb->qvh) * sgn(d) < 0) {
+		goto bound;
+	}
+	/* eq. 19: only the sign of delta is used */
+	d = delta_sign(fb->qfh, fb->qvh, c->omega);
+	if (sgn(fb->qvh) * d < 0) {
 		fb->region = DSM_STATE_A;
 		fb->u = law(c->ga, fb->qfh);
-	} else if (sgn(fb->qfh) * sgn(d) < 0) {
+	} else if (sgn(fb->qfh) * d < 0) {
 		fb->region = DSM_STATE_B;
 		fb->u = law(c->gb, fb->qvh);
 	} else if (fb->qfh) {		/* on the ^Q_f axis or the line */
@@ -104,6 +145,7 @@ s64 dsm_cp_sample(struct dsm_cp *cp, const struct dsm_cfg *c, u32 q,
 		fb->region = DSM_ORIGIN;
 		fb->u = 0;
 	}
+bound:
 	/* eq. 27: a step of at most the link's rate */
 	fb->clamped = fb->u > (s64)c->s || fb->u < -(s64)c->s;
 	if (fb->u > (s64)c->s)

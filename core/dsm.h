@@ -104,8 +104,19 @@ void dsm_cp_init(struct dsm_cp *cp);
 void dsm_cp_forget(struct dsm_cp *cp);
 
 /*
+ * The last sample's step as it went out, @u bytes per period (what its CNM
+ * carried, rounded; 0 if none went out): the prediction counts what the
+ * sources were asked, not what the law computed.
+ */
+void dsm_cp_amend(struct dsm_cp *cp, const struct dsm_cfg *c, s64 u);
+
+/* The bytes per period @t_ns of a step of @fb_kbps, rounded toward 0. */
+s64 dsm_kbps_bytes(s32 fb_kbps, u64 t_ns);
+
+/*
  * A sample of a queue of @q bytes: eq. 25, eq. 24 and eq. 27 into *@fb,
- * and U(k) into the history. Always returns fb->u.
+ * and U(k) into the history (dsm_cp_amend() may change it). Always
+ * returns fb->u.
  */
 s64 dsm_cp_sample(struct dsm_cp *cp, const struct dsm_cfg *c, u32 q,
 		  struct dsm_fb *fb);

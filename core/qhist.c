@@ -38,25 +38,36 @@ u32 fcq_qhist_hi(u32 bucket)
 	return fcq_qhist_lo(bucket + 1) - 1;
 }
 
+#define SQ_MASK		((1ULL << FCQ_QHIST_SQ_SHIFT) - 1)
+
 /*
- * @sq plus @level^2 @dt >> 30, saturated: exact for levels up to 256 MB,
- * for an hour of them at 16 MB.
+ * @level^2 @dt added to the integral, in O(1): its part >> 30 to sq
+ * (saturated) and the 30 bits below to sq_rem, carried over, so that
+ * short updates on a fast link add up exactly. Levels over 256 MB count
+ * as 256 MB.
  */
-static u64 sq_add(u64 sq, u32 level, u64 dt)
+static void sq_add(struct fcq_qhist *h, u32 level, u64 dt)
 {
-	u64 l = fcq_min64(level, 1U << 28), v;
+	u64 l = fcq_min64(level, 1U << 28), l2 = l * l, hi = l2 >> 30;
+	u64 lo = l2 & SQ_MASK, v, w;
 
-	/* 2^56 x 2^32 >> 30 fits: in 4 s steps, as mul_u64_u32_shr takes */
-	while (dt) {
-		u32 d = (u32)fcq_min64(dt, 0xffffffffULL);
-
-		v = fcq_mul_shr(l * l, d, FCQ_QHIST_SQ_SHIFT);
-		if (sq + v < sq)
-			return ~0ULL;
-		sq += v;
-		dt -= d;
-	}
-	return sq;
+	if (!l2 || !dt)
+		return;
+	/* hi * dt + lo * dt >> 30, and what lo * dt leaves below 2^30 */
+	if (hi && dt > ~0ULL / hi)
+		goto full;
+	v = hi * dt;
+	w = dt >> 32 ? fcq_mul_div(lo, dt, 1ULL << FCQ_QHIST_SQ_SHIFT) :
+		       (lo * dt) >> FCQ_QHIST_SQ_SHIFT;
+	h->sq_rem += (lo * (dt & SQ_MASK)) & SQ_MASK;
+	w += h->sq_rem >> FCQ_QHIST_SQ_SHIFT;
+	h->sq_rem &= SQ_MASK;
+	if (v + w < v || h->sq + v + w < h->sq)
+		goto full;
+	h->sq += v + w;
+	return;
+full:
+	h->sq = ~0ULL;
 }
 
 void fcq_qhist_init(struct fcq_qhist *h, u64 now)
@@ -72,7 +83,7 @@ void fcq_qhist_set(struct fcq_qhist *h, u64 now, u32 level)
 
 		h->ns[fcq_qhist_bucket(h->level)] += dt;
 		h->area += fcq_mul_shr(dt, h->level, FCQ_QHIST_AREA_SHIFT);
-		h->sq = sq_add(h->sq, h->level, dt);
+		sq_add(h, h->level, dt);
 		h->last = now;
 	}
 	h->level = level;

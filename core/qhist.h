@@ -28,6 +28,7 @@ struct fcq_qhist {
 					 * saturated (levels over 256 MB
 					 * count as 256 MB)
 					 */
+	u64 sq_rem;			/* ... the bits below, carried */
 	u32 level;			/* bytes queued now */
 	u32 max;			/* the most ever queued */
 	u64 ns[FCQ_QHIST_BUCKETS];	/* time spent in each bucket */

@@ -50,18 +50,21 @@ TRACE_EVENT(cnm_tx,
 /*
  * A sample of the DSM CP of @dev: its queue held @q bytes; the prediction
  * (^Q_f, ^Q_v, bytes) lay in @region (enum dsm_region), which asked for a
- * step @u (bytes per sampling period) of the sampled frame's source.
+ * step @u (bytes per sampling period) of the sampled frame's source; @sent
+ * of it went out (rounded to the CNM's kbit/s; 0 if no CNM did), which the
+ * prediction counts from now on.
  */
 TRACE_EVENT(dsm_sample,
 	TP_PROTO(const struct net_device *dev, u32 q, s64 qfh, s64 qvh, s64 u,
-		 u8 region),
-	TP_ARGS(dev, q, qfh, qvh, u, region),
+		 s64 sent, u8 region),
+	TP_ARGS(dev, q, qfh, qvh, u, sent, region),
 	TP_STRUCT__entry(
 		__array(char, dev, IFNAMSIZ)
 		__field(u32, q)
 		__field(s64, qfh)
 		__field(s64, qvh)
 		__field(s64, u)
+		__field(s64, sent)
 		__field(u8, region)
 	),
 	TP_fast_assign(
@@ -70,11 +73,12 @@ TRACE_EVENT(dsm_sample,
 		__entry->qfh = qfh;
 		__entry->qvh = qvh;
 		__entry->u = u;
+		__entry->sent = sent;
 		__entry->region = region;
 	),
-	TP_printk("dev=%s q=%u qfh=%lld qvh=%lld u=%lld region=%u",
+	TP_printk("dev=%s q=%u qfh=%lld qvh=%lld u=%lld sent=%lld region=%u",
 		  __entry->dev, __entry->q, __entry->qfh, __entry->qvh,
-		  __entry->u, __entry->region)
+		  __entry->u, __entry->sent, __entry->region)
 );
 
 /*

@@ -250,13 +250,14 @@ static size_t cnm_build(u8 *buf, size_t size, const struct qcn_flow *f,
 /*
  * A sample of a buffer of @q bytes by the law of @owner's CP @c: whether
  * it asks for a CNM, whose feedback it writes into @m (Q_off and Q_delta,
- * bytes, into @qoff and @qdelta for the trace). Under cp_lock.
+ * bytes, into @qoff and @qdelta for the trace); DSM's into @dfb, for
+ * dsm_sent(). Under cp_lock.
  */
 static bool cp_sample(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
-		      struct fcq_cnm *m, s64 *qoff, s64 *qdelta)
+		      struct fcq_cnm *m, s64 *qoff, s64 *qdelta,
+		      struct dsm_fb *dfb)
 {
 	u64 now = ktime_get_ns(), mag;
-	struct dsm_fb dfb;
 	struct qcn_fb fb;
 	s64 bps;
 
@@ -276,15 +277,13 @@ static bool cp_sample(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
 	}
 	/* DSM: a sample every i_s bytes, whatever the last one found */
 	c->cp.next = owner->cfg.i_s;
-	dsm_cp_sample(&c->dsm, &owner->dsm, q, &dfb);
-	bps = dsm_fb_bps(dfb.u, owner->dsm_t_ns);
-	c->dsm_region[dfb.region]++;
-	c->dsm_clamped += dfb.clamped;
-	c->dsm_qfh = dfb.qfh;
-	c->dsm_qvh = dfb.qvh;
+	dsm_cp_sample(&c->dsm, &owner->dsm, q, dfb);
+	bps = dsm_fb_bps(dfb->u, owner->dsm_t_ns);
+	c->dsm_region[dfb->region]++;
+	c->dsm_clamped += dfb->clamped;
+	c->dsm_qfh = dfb->qfh;
+	c->dsm_qvh = dfb->qvh;
 	c->dsm_fb = clamp_t(s64, div_s64(bps, 1000), S32_MIN, S32_MAX);
-	trace_dsm_sample(owner->port.dev, q, dfb.qfh, dfb.qvh, dfb.u,
-			 dfb.region);
 	if (!c->dsm_fb)
 		return false;
 	mag = abs(bps);
@@ -293,9 +292,23 @@ static bool cp_sample(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
 	m->qfb = min_t(u64, QCN_QFB_MAX,
 		       fcq_mul_div(mag, QCN_QFB_MAX, owner->line_bps));
 	c->fb_hist[m->qfb / 8]++;
-	*qoff = dfb.qf;
-	*qdelta = dfb.qv;
+	*qoff = dfb->qf;
+	*qdelta = dfb->qv;
 	return true;
+}
+
+/*
+ * DSM's sample of @q bytes (@dfb) sent its source @fb_kbps (0: no CNM went
+ * out): the prediction counts that, as the source takes it. Under cp_lock.
+ */
+static void dsm_sent(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
+		     const struct dsm_fb *dfb, s32 fb_kbps)
+{
+	s64 sent = dsm_kbps_bytes(fb_kbps, owner->dsm_t_ns);
+
+	dsm_cp_amend(&c->dsm, &owner->dsm, sent);
+	trace_dsm_sample(owner->port.dev, q, dfb->qfh, dfb->qvh, dfb->u, sent,
+			 dfb->region);
 }
 
 /*
@@ -332,11 +345,13 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 	u32 fi, head, cul, len = qdisc_pkt_len(skb);
 	const struct qcn_flow *f;
 	struct fcq_cnm m = {};
+	struct dsm_fb dfb;
 	const u8 *msdu;
-	bool sent;
+	bool sent = false;
 	struct qcn_cpoint *c;
 	s64 qoff, qdelta;
 	size_t flen = 0;
+	u32 qs;
 
 	spin_lock(&owner->cp_lock);
 	c = owner->cpt;
@@ -363,14 +378,15 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 			}
 		}
 	}
-	if (!qcn_cp_due(&c->cp, len) ||
-	    !cp_sample(owner, c, cp_buffer(owner, skb, p, mark), &m, &qoff,
-		       &qdelta))
+	if (!qcn_cp_due(&c->cp, len))
 		goto unlock;
+	qs = cp_buffer(owner, skb, p, mark);
+	if (!cp_sample(owner, c, qs, &m, &qoff, &qdelta, &dfb))
+		goto sampled;
 	cul = culprit_of(c, owner->culprit, fi, owner->probes);
 	if (cul == QCN_FLOWS || !to) {
 		c->no_culprit++;
-		goto unlock;
+		goto sampled;
 	}
 	f = &c->flow[cul];
 	msdu = f->msdu;
@@ -383,9 +399,13 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 	flen = cnm_build(frame, sizeof(frame), f, msdu, msdu_len, &m,
 			 owner->port.dev->dev_addr, owner->port.index,
 			 owner->encap);
-	if (flen) {
+	if (flen)
 		sent = fcq_port_frame_request(to, frame, flen,
 					      htons(FCQ_ETHERTYPE_CNM));
+sampled:
+	if (owner->algo == QCN_ALGO_DSM)
+		dsm_sent(owner, c, qs, &dfb, sent ? m.fb_kbps : 0);
+	if (flen) {
 		if (sent)
 			c->cnm_tx++;
 		else
@@ -683,9 +703,19 @@ static int dsm_config(const struct qcn_sched *q, struct nlattr **tb,
 	if (fcq_get_u32(tb[TCA_QCN_DSM_OMEGA], 0, DSM_OMEGA_MAX, omega,
 			"omega must be 0 (the default) to 1000", extack))
 		return -EINVAL;
+	/* H as set, whatever the law: kept for a later algo dsm */
+	for (i = 0; i < 3; i++)
+		h[i] = tb[attr[i]] ? nla_get_u32(tb[attr[i]]) : q->dsm_h[i];
+	memcpy(h_eff, h, sizeof(*h) * 3);
 	*t_ns = div64_u64((u64)cfg->i_s * NSEC_PER_SEC, pcfg->rate);
 	if (algo != QCN_ALGO_DSM)
 		return 0;
+	if (cfg->i_s < psched_mtu(qdisc_dev(q->port.sch))) {
+		/* a sample comes at most once a frame: T would be a frame's */
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_QCN_I_S],
+				    "algo dsm: i_s must be at least the device's MTU");
+		return -EINVAL;
+	}
 	if (cfg->sample != QCN_SAMPLE_FIXED) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "algo dsm samples every i_s bytes: table std is QCN's");
@@ -701,7 +731,6 @@ static int dsm_config(const struct qcn_sched *q, struct nlattr **tb,
 	div[1] = dsm_div_b(d->m);
 	div[2] = DSM_DIV_C;
 	for (i = 0; i < 3; i++) {
-		h[i] = tb[attr[i]] ? nla_get_u32(tb[attr[i]]) : q->dsm_h[i];
 		if (h[i] >= h_max) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[attr[i]] ?: tb[TCA_QCN_I_S],
 					    "ha, hb and hc must be below 2/T (T: i_s at the port's rate)");
@@ -725,9 +754,9 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	struct nlattr *tb[TCA_QCN_MAX + 1];
 	struct qcn_cp_cfg cfg = q->cfg;
 	u32 probes = q->probes, encap = q->encap, b_out = q->b_out;
-	u32 unit, nunits, seed, h[3], h_eff[3], omega;
+	u32 unit, nunits, seed, h[3] = {}, h_eff[3] = {}, omega;
 	struct fcq_port_cfg pcfg;
-	struct dsm_cfg dsm;
+	struct dsm_cfg dsm = {};
 	u8 algo = q->algo;
 	u64 t_ns;
 	int err;

@@ -75,6 +75,7 @@ struct qcnrp_stats {
 	u64 cnm_algo;
 	u64 dsm_ignored;
 	u64 dsm_clamped;
+	u64 cnm_flushed;
 };
 
 struct qcnrp_sched {
@@ -289,9 +290,10 @@ static void dsm_apply(struct qcnrp_sched *q, const struct qcnrp_cnm *c,
 	u64 clamped, old;
 
 	if (!rl && c->fb_kbps < 0)
-		rl = rl_create(q, c->da, c->prio, now);
-	if (!rl) {		/* an increase for a flow at line rate */
-		q->st.dsm_ignored++;
+		rl = rl_create(q, c->da, c->prio, now);	/* or rl_full */
+	if (!rl) {
+		if (c->fb_kbps > 0)	/* an increase for a flow at line rate */
+			q->st.dsm_ignored++;
 		return;
 	}
 	clamped = rl->dsm.clamped;
@@ -391,10 +393,11 @@ static void rl_sent(struct qcnrp_sched *q, struct qcnrp_rl *rl,
 {
 	u32 wire = qdisc_pkt_len(skb) + q->port.cfg.overhead;
 
+	/* r_min is at least 1 bit/s: no rate is 0 */
 	if (!rl_counted(q, rl, qdisc_pkt_len(skb), now))
 		rl->next_tx = max(now, rl->next_tx) +
 			      fcq_mul_div((u64)wire * 8, NSEC_PER_SEC,
-					  rl_rate(q, rl));
+					  max_t(u64, rl_rate(q, rl), 1));
 }
 
 static struct sk_buff *qcnrp_pick(struct fcq_port *port, u64 now, u64 *retry)
@@ -598,6 +601,7 @@ static int qcnrp_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 			{ TCA_QCNRP_STATS_CNM_ALGO, st.cnm_algo },
 			{ TCA_QCNRP_STATS_DSM_IGNORED, st.dsm_ignored },
 			{ TCA_QCNRP_STATS_DSM_CLAMPED, st.dsm_clamped },
+			{ TCA_QCNRP_STATS_CNM_FLUSHED, st.cnm_flushed },
 		};
 
 		for (i = 0; i < ARRAY_SIZE(ctr); i++)
@@ -717,15 +721,22 @@ static int qcnrp_change(struct Qdisc *sch, struct nlattr *opt,
 			if (q->rl[i].used)
 				rl_free(q, &q->rl[i]);
 		spin_lock_bh(&q->cnm_lock);
+		q->st.cnm_flushed += q->npend;
 		q->npend = 0;
+		q->last_due = 0;
 		WRITE_ONCE(q->algo, algo);
 		spin_unlock_bh(&q->cnm_lock);
 	}
 	q->rp = rp;
 	q->dsm.line = rp.line;
 	q->dsm.r_min = rp.r_min;
-	if (tb[TCA_QCNRP_SEED])
+	if (tb[TCA_QCNRP_SEED]) {
 		WRITE_ONCE(q->seed, nla_get_u32(tb[TCA_QCNRP_SEED]));
+		/* the jitter's sequence starts over from the seed */
+		spin_lock_bh(&q->cnm_lock);
+		q->rnd = q->seed | 1;
+		spin_unlock_bh(&q->cnm_lock);
+	}
 	WRITE_ONCE(q->limit, limit);
 	WRITE_ONCE(q->react_ns, react);
 	WRITE_ONCE(q->react_jitter_ns, jitter);
@@ -767,10 +778,11 @@ static int qcnrp_init(struct Qdisc *sch, struct nlattr *opt,
 	if (err)
 		return err;
 	q->rnd = q->seed | 1;
-	/* R_min 5, R_AI 5 and R_HAI 50 Mb/s at 10 Gb/s, scaled (§5.6). */
+	/* R_min 5, R_AI 5 and R_HAI 50 Mb/s at 10 Gb/s, scaled (§5.6); */
+	/* R_min at least 1 bit/s: a rate limiter never stops */
 	line = q->rp.line;
 	if (!q->rp.r_min)
-		q->rp.r_min = div_u64(line, 2000);
+		q->rp.r_min = max_t(u64, div_u64(line, 2000), 1);
 	q->dsm.r_min = q->rp.r_min;
 	if (!q->rp.r_ai)
 		q->rp.r_ai = div_u64(line, 2000);

@@ -148,7 +148,7 @@ static int fraction(const char *opt, const char *arg, double *v)
 			return fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
 		a /= d;
 	}
-	if (*end || end == arg || a < 0 || a * 65536 > UINT32_MAX)
+	if (*end || end == arg || !isfinite(a) || a < 0 || a * 65536 > UINT32_MAX)
 		return fcq_bad(opt, arg, "expected a fraction like 0.125 or 1/8");
 	*v = a;
 	return 0;
@@ -171,12 +171,17 @@ int fcq_freq_arg(const char *opt, const char *arg, __u32 *v)
 	char *end;
 	double a = strtod(arg, &end), mul = 1000;
 
+	if (!strcmp(arg, "default")) {
+		*v = 0;
+		return 0;
+	}
 	if (!strcasecmp(end, "khz"))
 		mul = 1e6;
 	else if (*end && strcasecmp(end, "hz"))
 		end = (char *)arg;	/* not a frequency */
-	if (end == arg || a <= 0 || a * mul > UINT32_MAX || a * mul < 1)
-		return fcq_bad(opt, arg, "expected a frequency like 160hz or 20khz (1mHz to 4MHz)");
+	if (end == arg || !isfinite(a) || a <= 0 || a * mul > UINT32_MAX ||
+	    a * mul < 1)
+		return fcq_bad(opt, arg, "expected a frequency like 160hz or 20khz (1mHz to 4MHz), or default");
 	*v = (__u32)(a * mul + 0.5);
 	return 0;
 }

@@ -119,7 +119,7 @@ int fcq_size_arg(const char *opt, const char *arg, __u32 *v);
 int fcq_time_arg(const char *opt, const char *arg, __u32 *v);
 int fcq_uint_arg(const char *opt, const char *arg, __u32 *v);
 int fcq_q16_arg(const char *opt, const char *arg, __u32 *v);
-/* A frequency (160, 160hz, 20khz) in mHz. */
+/* A frequency (160, 160hz, 20khz) in mHz; "default" is 0. */
 int fcq_freq_arg(const char *opt, const char *arg, __u32 *v);
 /* The index of @arg in the NULL-terminated @words, or -1 ("expected a, b or c"). */
 int fcq_word_arg(const char *opt, const char *arg, const char *const *words);

@@ -21,7 +21,8 @@ static void explain(void)
 		"  [ seed N ] [ algo qcn | dsm ] [ m N ] [ ha FREQ ] [ hb FREQ ]\n"
 		"  [ hc FREQ ] [ omega W ]\n"
 		FCQ_PORT_USAGE
-		"FREQ := 160hz | 20khz ...   (DSM's H_a, H_b, H_c; each below 2/T)\n"
+		"FREQ := 160hz | 20khz ... | default   (DSM's H_a, H_b, H_c; each below 2/T)\n"
+		"W := 5 | 5.875 ... | default\n"
 		"unit, units and seed are fixed when the qdisc is created.\n");
 }
 
@@ -50,6 +51,16 @@ static const char *const tables[] = {
 	[QCN_TABLE_STD + 1] = NULL,
 };
 
+/* omega: a positive number, Q16; "default" (0) for the kernel's. */
+static int omega_arg(const char *opt, const char *arg, __u32 *v)
+{
+	if (!strcmp(arg, "default")) {
+		*v = 0;
+		return 0;
+	}
+	return fcq_q16_arg(opt, arg, v);
+}
+
 static const struct fcq_u32_opt u32_opts[] = {
 	{ "prio", TCA_QCN_PRIO, fcq_uint_arg, NULL },
 	{ "q_eq", TCA_QCN_Q_EQ, fcq_size_arg, NULL },
@@ -65,7 +76,7 @@ static const struct fcq_u32_opt u32_opts[] = {
 	{ "ha", TCA_QCN_DSM_HA, fcq_freq_arg, NULL },
 	{ "hb", TCA_QCN_DSM_HB, fcq_freq_arg, NULL },
 	{ "hc", TCA_QCN_DSM_HC, fcq_freq_arg, NULL },
-	{ "omega", TCA_QCN_DSM_OMEGA, fcq_q16_arg, NULL },
+	{ "omega", TCA_QCN_DSM_OMEGA, omega_arg, NULL },
 };
 
 static const struct fcq_word_opt word_opts[] = {

@@ -195,6 +195,7 @@ static int qcnrp_print_xstats(struct qdisc_util *qu, FILE *f,
 		{ TCA_QCNRP_STATS_CNM_ALGO, "cnm_algo", false },
 		{ TCA_QCNRP_STATS_DSM_IGNORED, "dsm_ignored", false },
 		{ TCA_QCNRP_STATS_DSM_CLAMPED, "dsm_clamped", false },
+		{ TCA_QCNRP_STATS_CNM_FLUSHED, "cnm_flushed", false },
 	};
 	struct rtattr *tb[TCA_QCNRP_STATS_MAX + 1], *scheme;
 

@@ -5,7 +5,8 @@
  * regions of eq. 24 and its boundaries, eq. 27's bound, the paper's
  * default gains (sec. V.A) and the omega eq. 23 needs, the prediction
  * against the model's future with one constant delay (eqs. 9, 13: exact),
- * a change of horizon forgetting the steps but not the last queue,
+ * a change of horizon forgetting the steps but not the last queue, the
+ * sums going on from the steps as they went out (dsm_cp_amend()),
  * the reaction point's rule (eq. 26, the CPID rule, its bounds), and in
  * the model one source converging to q0 for m = 1, 4 and 10 where the
  * law designed without delay (m = 0) oscillates.
@@ -205,6 +206,39 @@ static void prediction_exact(void **state)
 	}
 }
 
+/*
+ * What went out replaces the law's step: the sums of eq. 25 over the
+ * steps as amended, 0 for every third (no CNM), the rest rounded through
+ * kbit/s.
+ */
+static void amend_keeps_sums(void **state)
+{
+	struct dsm_cfg c = paper_cfg(4);
+	u32 rnd = 11, k, j;
+	struct dsm_cp cp;
+	struct dsm_fb fb;
+	s64 kept[600];
+
+	dsm_cp_init(&cp);
+	for (k = 0; k < 600; k++) {
+		s64 s1 = 0, s2 = 0, u;
+
+		for (j = 1; j <= c.m && j <= k; j++) {
+			s1 += kept[k - j];
+			s2 += (s64)j * kept[k - j];
+		}
+		u = dsm_cp_sample(&cp, &c, fcq_xorshift32(&rnd) % 128000, &fb);
+		assert_true(fb.qvh == fb.qv + s1);
+		assert_true(fb.qfh == fb.qf + (s64)c.m * fb.qv + s2);
+		kept[k] = k % 3 ? dsm_kbps_bytes((s32)(dsm_fb_bps(u, T_PAPER) /
+						       1000), T_PAPER) : 0;
+		dsm_cp_amend(&cp, &c, kept[k]);
+	}
+	/* 1 kbit/s for 80 us is 0.01 byte: rounded toward 0 */
+	assert_true(dsm_kbps_bytes(-1234567, T_PAPER) == -12345);
+	assert_true(dsm_kbps_bytes(1, T_PAPER) == 0);
+}
+
 /* A new horizon forgets the steps, not the last queue (Q_v goes on). */
 static void forget_keeps_q_old(void **state)
 {
@@ -310,6 +344,7 @@ int main(void)
 		cmocka_unit_test(regions_and_boundaries),
 		cmocka_unit_test(step_bounded),
 		cmocka_unit_test(prediction_exact),
+		cmocka_unit_test(amend_keeps_sums),
 		cmocka_unit_test(forget_keeps_q_old),
 		cmocka_unit_test(rp_rule),
 		cmocka_unit_test(converges_where_m0_oscillates),

@@ -68,14 +68,14 @@ static void drain_of_a_burst(void **state)
 	/* The area: exact but for the >> 10 of each of 100 steps. */
 	assert_true(h.area <= truth >> FCQ_QHIST_AREA_SHIFT);
 	assert_true(h.area + 100 >= truth >> FCQ_QHIST_AREA_SHIFT);
-	/* The square's: sum of (1500 k)^2 120 us, but for the >> 30s. */
+	/* The square's: sum of (1500 k)^2 120 us, exactly (bits carried). */
 	{
 		unsigned __int128 sq = 0;
 
 		for (k = 1; k <= 100; k++)
 			sq += (unsigned __int128)(1500 * k) * (1500 * k) * 120000;
-		assert_true(h.sq <= (u64)(sq >> FCQ_QHIST_SQ_SHIFT));
-		assert_true(h.sq + 100 >= (u64)(sq >> FCQ_QHIST_SQ_SHIFT));
+		assert_true(h.sq == (u64)(sq >> FCQ_QHIST_SQ_SHIFT));
+		assert_true(h.sq_rem == (u64)(sq & ((1U << 30) - 1)));
 	}
 	/* 22 ms covered: 10 empty, 12 busy. */
 	{
@@ -116,6 +116,26 @@ static void time_going_back_counts_nothing(void **state)
 	assert_int_equal(fcq_qhist_permille(&h, 990), 0);
 }
 
+/*
+ * A fast link: a million updates of 60 ns at 3000 bytes, each of which
+ * (5.4e8 byte^2-ns) is below the 2^30 of a unit: they add up exactly.
+ */
+static void squares_of_short_steps(void **state)
+{
+	unsigned __int128 sq = (unsigned __int128)3000 * 3000 * 60 * 1000000;
+	struct fcq_qhist h;
+	u64 t = 0;
+	u32 k;
+
+	fcq_qhist_init(&h, 0);
+	for (k = 0; k < 1000000; k++) {
+		fcq_qhist_set(&h, t, 3000);
+		t += 60;
+	}
+	fcq_qhist_set(&h, t, 0);
+	assert_true(h.sq == (u64)(sq >> FCQ_QHIST_SQ_SHIFT));
+}
+
 static void no_overflow_at_the_extremes(void **state)
 {
 	struct fcq_qhist h;
@@ -143,6 +163,7 @@ int main(void)
 		cmocka_unit_test(buckets_tile_every_level),
 		cmocka_unit_test(drain_of_a_burst),
 		cmocka_unit_test(time_going_back_counts_nothing),
+		cmocka_unit_test(squares_of_short_steps),
 		cmocka_unit_test(no_overflow_at_the_extremes),
 	};
 

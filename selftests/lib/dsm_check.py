@@ -4,8 +4,9 @@
 trace events (qcn:dsm_sample, qcn:cnm_rx) against the DSM paper's rules,
 written here a second time, in exact integers, apart from core/dsm.c:
 the prediction (eq. 25), the law (eq. 24, the boundaries as fcq decides
-them, eq. 27's bound), F_b in kbit/s, and each reaction point's r <- r +
-F_b (eq. 26) between r_min and the line.
+them, eq. 27's bound), F_b in kbit/s, what the CP counts as sent (the
+step its CNM carried, back in bytes, or 0 when none went out), and each
+reaction point's r <- r + F_b (eq. 26) between r_min and the line.
 
 Each CNM the CP sent (qcn:cnm_tx, sent=1) gets the F_b of the sample
 before it: the F_b each source was sent, in order, is in "fb_to".
@@ -22,7 +23,7 @@ import re
 import sys
 
 SAMPLE = re.compile(r'dsm_sample: dev=(\S+) q=(\d+) qfh=(-?\d+) qvh=(-?\d+) '
-                    r'u=(-?\d+) region=(\d+)')
+                    r'u=(-?\d+) sent=(-?\d+) region=(\d+)')
 RX = re.compile(r'cnm_rx: dev=(\S+) da=(\S+) prio=\d+ qfb=\d+ cr=(\d+) '
                 r'tr=\d+ now=\d+ fb=(-?\d+)')
 MARK = re.compile(r'tracing_mark_write: (\S+)')
@@ -88,7 +89,7 @@ class CP:
     def __init__(self, a, m):
         self.a, self.m, self.q_old, self.u = a, m, 0, []
 
-    def step(self, q, ev_u):
+    def step(self, q, ev_sent):
         a = self.a
         ga, gb, gc, omega = gains(a.h_mhz, a.t_ns, self.m)
         qf, qv = q - a.q0, q - self.q_old
@@ -99,8 +100,14 @@ class CP:
         qfh, qvh = qf + self.m * qv + s2, qv + s1
         region, u = decide(qfh, qvh, ga, gb, gc, omega)
         u = max(-a.s, min(a.s, u))
-        self.u.append(ev_u)
+        # the prediction goes on from what went out
+        self.u.append(ev_sent)
         return qfh, qvh, u, region
+
+
+def sent_ok(s, t_ns):
+    """A sample's step counted as its CNM's F_b in bytes, or 0."""
+    return s[4] in (0, kbps_bytes(fb_kbps(s[3], t_ns), t_ns))
 
 
 def check_cp(a, samples, marks, out):
@@ -114,7 +121,7 @@ def check_cp(a, samples, marks, out):
         # the samples before the change follow m: find where that ends
         cp = CP(a, a.m)
         for i, s in enumerate(samples):
-            if cp.step(s[0], s[3]) != tuple(s[1:]):
+            if cp.step(s[0], s[4]) != (s[1], s[2], s[3], s[5]):
                 switch = i
                 break
         if switch is None or not at - 3 <= switch <= at:
@@ -128,9 +135,10 @@ def check_cp(a, samples, marks, out):
             q_old = cp.q_old
             cp = CP(a, int(a.then_m[1]))
             cp.q_old = q_old	# the change forgets the steps, not q
-        got = cp.step(s[0], s[3])
-        out['regions'][s[4]] += 1
-        if got != tuple(s[1:]):
+        got = cp.step(s[0], s[4])
+        out['regions'][s[5]] += 1
+        out['unsent'] += s[3] != 0 and s[4] == 0
+        if got != (s[1], s[2], s[3], s[5]) or not sent_ok(s, a.t_ns):
             out['cp_mismatch'] += 1
             if len(out['errors']) < 5:
                 out['errors'].append('sample %d: q %d: trace %s, rule %s' %
@@ -142,6 +150,12 @@ def fb_kbps(u, t_ns):
     mag = min(abs(u) * 8 * 10**9 // t_ns, 1 << 62) // 1000
     mag = min(mag, 2**31 - 1 if u > 0 else 2**31)
     return mag if u >= 0 else -mag
+
+
+def kbps_bytes(fb, t_ns):
+    """The bytes per T of a step of fb kbit/s, rounded toward 0."""
+    mag = abs(fb) * t_ns // 8000000
+    return mag if fb >= 0 else -mag
 
 
 def check_rp(a, dev, events, out):
@@ -181,7 +195,8 @@ def main():
             if m:
                 marks[m.group(1)] = len(samples)
     out = {'samples': len(samples), 'cp_mismatch': 0, 'regions': [0] * 4,
-           'nonzero_u': sum(1 for s in samples if s[3]), 'rp_checked': 0,
+           'nonzero_u': sum(1 for s in samples if s[3]), 'unsent': 0,
+           'rp_checked': 0,
            'rp_mismatch': 0, 'fb_to': fb_to, 'errors': []}
     check_cp(a, samples, marks, out)
     for dev in a.rp_dev:

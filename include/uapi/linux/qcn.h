@@ -58,6 +58,9 @@ enum {
 					 * CP other than its last decrease's
 					 */
 	TCA_QCNRP_STATS_DSM_CLAMPED,	/* DSM steps cut short at r_min or line */
+	TCA_QCNRP_STATS_CNM_FLUSHED,	/* CNMs waiting when the algo changed:
+					 * dropped
+					 */
 	__TCA_QCNRP_STATS_MAX
 };
 #define TCA_QCNRP_STATS_MAX	(__TCA_QCNRP_STATS_MAX - 1)
