@@ -807,6 +807,9 @@ static void print_qhist(struct rtattr *nest)
 	print_u64(PRINT_ANY, "avg", " avg %llu", (__u64)avg);
 	print_u64(PRINT_ANY, "sd", " sd %llu",
 		  (__u64)sqrt(sq > avg * avg ? sq - avg * avg : 0));
+	/* bucket 0 is level 0 alone */
+	print_float(PRINT_ANY, "empty", " empty %.4f",
+		    total ? (double)h.ns[0] / total : 0);
 	for (i = 0; i < ARRAY_SIZE(pct); i++) {
 		print_string(PRINT_FP, NULL, " %s", pct[i].key);
 		print_uint(PRINT_ANY, pct[i].key, " %u",

@@ -294,6 +294,8 @@ static const struct ph_array {
 struct queue {
 	bool has, has_more, has_util;
 	double avg, p99, sd, empty, util;
+	double (*cdf)[2];	/* [bytes, share at or below], rising */
+	size_t ncdf;
 };
 
 /* One scheme with one seed. */
@@ -596,6 +598,31 @@ static const char *get_string(json_object *o, const char *key,
 	return json_object_get_string(v);
 }
 
+/* A queue's "cdf" of [bytes, share] pairs, when there. */
+static void read_cdf(json_object *v, struct queue *q, const char *path,
+		     const char *key)
+{
+	json_object *arr, *pt;
+	size_t i, j;
+
+	if (!json_object_object_get_ex(v, "cdf", &arr))
+		return;
+	if (!json_object_is_type(arr, json_type_array))
+		die("%s: \"%s\".cdf: expected an array", path, key);
+	q->ncdf = json_object_array_length(arr);
+	q->cdf = xrealloc(NULL, (q->ncdf ? q->ncdf : 1) * sizeof(*q->cdf));
+	for (i = 0; i < q->ncdf; i++) {
+		pt = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(pt, json_type_array) ||
+		    json_object_array_length(pt) != 2)
+			die("%s: \"%s\".cdf[%zu]: expected [bytes, share]",
+			    path, key, i);
+		for (j = 0; j < 2; j++)
+			q->cdf[i][j] = json_object_get_double(
+				json_object_array_get_idx(pt, j));
+	}
+}
+
 /* summary.json's queue @key, when there (null: none). */
 static void read_queue(json_object *o, const char *key, struct queue *q,
 		       const char *path)
@@ -613,6 +640,7 @@ static void read_queue(json_object *o, const char *key, struct queue *q,
 	q->has_more = get_number(v, "sd_bytes", &q->sd) &&
 		      get_number(v, "empty_share", &q->empty);
 	q->has_util = get_number(v, "util", &q->util);
+	read_cdf(v, q, path, key);
 	any_queue = true;
 }
 
@@ -2353,6 +2381,91 @@ static void write_plot(const char *outdir, const char *title)
 	free(path);
 }
 
+/* P(q <= @x) of @q's distribution: the share at the last edge at or below. */
+static double cdf_at(const struct queue *q, double x)
+{
+	double p = 0;
+	size_t i;
+
+	for (i = 0; i < q->ncdf && q->cdf[i][0] <= x; i++)
+		p = q->cdf[i][1];
+	return p;
+}
+
+/*
+ * queue.gp and queue-S.dat (S = the scheme's position, from 1): the
+ * deepest switch queue's distribution while the flows ran, P(q <= x), a
+ * line per scheme, the mean over its runs; false if no run has one.
+ */
+static bool write_queue_plot(const char *outdir, const char *title)
+{
+	double xmax = 0, x, p;
+	char *path, dat[48];
+	size_t i, j, n, k;
+	FILE *f;
+
+	/* up to where every run has 99.9 % of its time */
+	for (i = 0; i < nruns; i++) {
+		const struct queue *q = &runs[i].queue;
+
+		for (k = 0; k < q->ncdf; k++)
+			if (q->cdf[k][1] >= 0.999 || k + 1 == q->ncdf) {
+				xmax = fmax(xmax, q->cdf[k][0]);
+				break;
+			}
+	}
+	if (xmax <= 0)
+		return false;
+	for (i = 0; i < nschemes; i++) {
+		const struct scheme *sc = &schemes[i];
+
+		snprintf(dat, sizeof(dat), "queue-%zu.dat", i + 1);
+		path = path_of(outdir, dat);
+		f = create(path);
+		fprintf(f, "# fcq-report: %s: kB P(q <= kB), the deepest switch "
+			"queue's time at or below, mean over runs\n", sc->name);
+		for (k = 0; k <= 200; k++) {
+			x = xmax * k / 200;
+			for (j = 0, n = 0, p = 0; j < sc->nrun; j++) {
+				const struct queue *q = &runs[sc->run[j]].queue;
+
+				if (!q->ncdf)
+					continue;
+				p += cdf_at(q, x);
+				n++;
+			}
+			if (n)
+				fprintf(f, "%.6g %.6g\n", x / 1e3, p / n);
+		}
+		close_out(f, path);
+		free(path);
+	}
+	path = path_of(outdir, "queue.gp");
+	f = create(path);
+	fprintf(f, "# fcq-report: the deepest switch queue's distribution, "
+		"mean over runs; run: gnuplot queue.gp\n");
+	fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		   "\tset terminal pngcairo size 800,500 noenhanced font 'sans,11'\n"
+		   "} else {\n"
+		   "\tset terminal png size 800,500 noenhanced\n"
+		   "}\n"
+		   "set output 'queue.png'\nset title ");
+	gp_str(f, title ? title : "the deepest switch queue");
+	fprintf(f, "\nset xlabel 'queue (kB)'\n"
+		   "set ylabel 'share of the time at or below'\n"
+		   "set yrange [0:1.02]\nset grid\n"
+		   "set key bottom right\nplot ");
+	for (i = 0; i < nschemes; i++) {
+		fprintf(f, "%s'queue-%zu.dat' using 1:2 with steps lw 2 lc rgb '%s' dt %zu title ",
+			i ? ", \\\n\t" : "", i + 1, colour[i % 8], i / 8 + 1);
+		gp_str(f, schemes[i].name);
+	}
+	fputc('\n', f);
+	close_out(f, path);
+	free(path);
+	return true;
+}
+
 /*
  * sweep.gp and its data files sweep-S.dat (S = the series' position, from
  * 1): a panel per metric against LABEL on a log2 axis, a line per series
@@ -2582,6 +2695,7 @@ int main(int argc, char **argv)
 	const char *outdir = ".", *title = NULL;
 	char *txt, *path, *path2, *report = NULL;
 	size_t len = 0, i;
+	bool queue_plot;
 	FILE *f;
 	int c;
 
@@ -2659,8 +2773,15 @@ int main(int argc, char **argv)
 	write_plot(outdir, title);
 	if (sweep_label)
 		write_sweep_plot(outdir, title);
+	queue_plot = write_queue_plot(outdir, title);
 	fputs(report, stdout);
 	run_gnuplot(outdir, "slowdown");
+	path2 = path_of(outdir, "queue.png");
+	if (queue_plot)
+		run_gnuplot(outdir, "queue");
+	else if (unlink(path2) && errno != ENOENT)	/* not this report's */
+		die("%s: %s", path2, strerror(errno));
+	free(path2);
 	path2 = path_of(outdir, "sweep.png");
 	if (sweep_label)
 		run_gnuplot(outdir, "sweep");
@@ -2681,6 +2802,8 @@ int main(int argc, char **argv)
 		free(runs[i].paced);
 		free(runs[i].ph[PH_RECV]);
 		free(runs[i].ph[PH_STREAM]);
+		free(runs[i].queue.cdf);
+		free(runs[i].queue_incast.cdf);
 		json_object_put(runs[i].summary);
 	}
 	for (i = 0; i < nschemes; i++)

@@ -104,7 +104,8 @@ cat >"$WORK/a/summary.json" <<'JSON'
  "paced":[{"name":"F0","mbps":40.5,"fct_ms":355.25,"lost":0,"reorders":1,
   "dups":0,"src_pauses":7,"window_ms":150}],
  "queue":{"port":"fcq-s0/p0","avg_bytes":12345.6,"p99_bytes":65535,
-  "max_bytes":70000,"window_ms":8000},
+  "max_bytes":70000,"window_ms":8000,"sd_bytes":4321,"empty_share":0.25,
+  "util":0.875,"cdf":[[0,0.25],[16383,0.75],[65535,1]]},
  "queue_incast":{"port":"fcq-s0/p1","avg_bytes":2500,"p99_bytes":8191,
   "max_bytes":9000,"window_ms":8000}}
 JSON
@@ -514,15 +515,19 @@ summary_phases() {
 }
 
 # summary.json's deepest queue and the incast receiver's: in kB, per run
-# and per scheme; a run without them shows -, one without a number is an
-# error that names it.
+# and per scheme, the deepest's deviation, empty share and utilization
+# too, and its distribution drawn (queue.png, from queue-1.dat: the step
+# of each edge of the summary's cdf); a run without them shows -, one
+# without a number is an error that names it.
 summary_queue() {
 	local got
 	report_ab
-	got=$(rj '.schemes[0] | "\(.runs[0].queue_avg_kb) \(.queue_p99_kb.mean) \(.queue_avg_kb.n) \(.runs[0].incast_queue_avg_kb) \(.incast_queue_p99_kb.mean)"')
-	[ "$got" = "12.3456 65.535 1 2.5 8.191" ] &&
-		grep -Eq '^pfc +12\.35 +65\.53 +2\.50 +8\.19 *$' "$WORK/out/report.txt" &&
-		grep -Eq '^fafc +- +- +- +- *$' "$WORK/out/report.txt"
+	got=$(rj '.schemes[0] | "\(.runs[0].queue_avg_kb) \(.queue_p99_kb.mean) \(.queue_avg_kb.n) \(.runs[0].incast_queue_avg_kb) \(.incast_queue_p99_kb.mean) \(.runs[0].queue_sd_kb) \(.runs[0].queue_empty) \(.runs[0].queue_util)"')
+	[ "$got" = "12.3456 65.535 1 2.5 8.191 4.321 0.25 0.875" ] &&
+		grep -Eq '^pfc +12\.35 +65\.53 +4\.32 +0\.2500 +0\.8750 +2\.50 +8\.19 *$' "$WORK/out/report.txt" &&
+		grep -Eq '^fafc +- +- +- +- +- +- +- *$' "$WORK/out/report.txt" &&
+		[ -s "$WORK/out/queue.png" ] &&
+		[ "$(awk '$1 == 0 || $1 == 16.383 || $1 == 32.7675 || $1 == 65.535 { printf "%s:%s ", $1, $2 }' "$WORK/out/queue-1.dat")" = "0:0.25 32.7675:0.75 65.535:1 " ]
 	check_err $? "got $got, or the table's rows differ: $(grep -A3 '^queue' "$WORK/out/report.txt")"
 	bad_summary '.queue |= del(.p99_bytes)' 'summary.json: "queue"'
 	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"

@@ -493,7 +493,9 @@ rm -f "$dir/paced.tmp"
 # average and p99 length, the p99 as the upper edge of its bucket (within
 # 1/8), its standard deviation (exact, from the integral of the squared
 # length), the share of the window it was empty, and the utilization of
-# its link (the bytes it sent over what its rate carries in the window).
+# its link (the bytes it sent over what its rate carries in the window),
+# and its distribution, [bytes, share of the window at or below], at each
+# bucket's upper edge (the empty time at 0).
 # Before the epoch the queues are empty; a port busy beyond the window
 # stretches it to its busy time. "queue" is the port whose average
 # was the longest; "queue_incast" the switch port toward the host that
@@ -528,6 +530,7 @@ read -r queue queue_incast < <(gojq -c -r --argjson w "$((w1 - epoch))" \
 	     empty_share: (($win - $busy) / $win),
 	     util: (if (.tc.options.rate // 0) > 0 then
 		(.tc.bytes // 0) / (.tc.options.rate * $win / 1e9) else null end),
+	     cdf: ([foreach $b[] as $x (0; . + $x.ns; [$x.hi, . / $win])]),
 	     window_ms: ($win / 1e6)} ]
 	| "\(max_by(.avg_bytes) | tojson) \(map(select(.port == $into))[0] | tojson)"' \
 	"$dir/stats.json")
