@@ -238,7 +238,8 @@ static const struct cmd_usage usages[] = {
 	  "    a sink on TCP and UDP port PORT, each of them (default 5201)\n"
 	  "    -t TOS  IP TOS of what it sends   -c CC  TCP congestion control\n"
 	  "    a JSON line per paced stream, once every byte is in, or 1 s after\n"
-	  "    its end marker, or after -T SECONDS (default 60) of silence:\n"
+	  "    its end marker, or after -T SECONDS (default 60) of silence, or\n"
+	  "    at SIGUSR1 (\"end\":\"cut\", every stream it follows then):\n"
 	  "    bytes, sent (as the end marker says), lost, dups, reorders,\n"
 	  "    goodput per -b MS bin (default 10)\n" },
 	{ "flows",
@@ -570,8 +571,19 @@ static void paced_rx(struct psink *p, const struct phdr *h, size_t len,
 		pstream_end(p, s, "complete");
 }
 
-/* Streams whose end has come: by their marker, or by silence. */
-static void paced_sweep(struct psink *p, uint64_t now)
+/* SIGUSR1: every stream followed is to be reported as it stands. */
+static volatile sig_atomic_t paced_cut;
+
+static void on_usr1(int sig)
+{
+	paced_cut = 1;
+}
+
+/*
+ * Streams whose end has come: by their marker, by silence, or (@cut) by
+ * the caller's say-so.
+ */
+static void paced_sweep(struct psink *p, uint64_t now, bool cut)
 {
 	int i;
 
@@ -579,7 +591,9 @@ static void paced_sweep(struct psink *p, uint64_t now)
 		struct pstream *s = &p->s[i];
 		uint64_t quiet = now - s->seen;
 
-		if (s->state == PS_MARKED && quiet >= PACED_LINGER_NS)
+		if (cut && (s->state == PS_OPEN || s->state == PS_MARKED))
+			pstream_end(p, s, "cut");
+		else if (s->state == PS_MARKED && quiet >= PACED_LINGER_NS)
 			pstream_end(p, s, "marker");
 		else if (s->state == PS_OPEN && quiet >= p->idle)
 			pstream_end(p, s, "silent");
@@ -779,12 +793,21 @@ static void __attribute__((noreturn)) server(const struct opts *o,
 			      o);
 	paced.bin = o->bin;
 	paced.idle = o->timeout * 1e9;
+	/* no SA_RESTART: the signal ends epoll_wait() */
+	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_usr1 }, NULL);
 	for (;;) {
 		/* Ends come by time too, while some stream is followed. */
 		n = epoll_wait(ep, evs, 64, paced.n ? SWEEP_MS : -1);
+		if (paced_cut) {
+			paced_cut = 0;
+			paced_sweep(&paced, now_ns(), true);
+			fflush(stdout);
+		}
+		if (n < 0)
+			continue;	/* EINTR */
 		if (paced.n && now_ns() - swept >= SWEEP_MS * 1000000ULL) {
 			swept = now_ns();
-			paced_sweep(&paced, swept);
+			paced_sweep(&paced, swept, false);
 		}
 		for (i = 0; i < n; i++) {
 			struct sock *sk = evs[i].data.ptr;

@@ -50,6 +50,7 @@ ALL_TESTS="
 	paced_stop
 	paced_stop_markers
 	paced_bad_marker
+	paced_cut
 "
 USAGE_MORE="TAP on stdout. Needs root (network namespaces). FCQ_GEN=path tests another
 binary; without it, make builds build/tools/fcq-gen first."
@@ -74,6 +75,34 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+# SIGUSR1: the sink reports every stream it follows as it stands, "cut",
+# here one of 11 s a second in: what it had then, before the marker.
+paced_cut() {
+	local snd b
+	needs_netns "paced, cut" || return 0
+	psink_up
+	link_clean
+	# shellcheck disable=SC2086 # RT: a command and its arguments, or none
+	ip netns exec "$NSA" $RT "$GEN" paced -p "$PPORT" 11.0.1.1 1Mbps 0 \
+		$((1000 * DGRAM)) >"$WORK/cut.snd" &
+	snd=$!
+	sleep 1.2
+	kill -USR1 "$PSINK"
+	for _ in $(seq 30); do
+		grep -q '"end":"cut"' "$WORK/paced.json" && break
+		sleep 0.1
+	done
+	kill "$snd" 2>/dev/null
+	wait "$snd" 2>/dev/null
+	grep '"end":"cut"' "$WORK/paced.json" | tail -n 1 >"$WORK/cut.rcv"
+	b=$(pj cut.rcv .bytes 2>/dev/null)
+	ktap_note "cut a second in: $(pj cut.rcv '"end \(.end), bytes \(.bytes) of \(.size)"' 2>/dev/null)"
+	[ -n "$b" ] && [ "$b" -gt 0 ] && [ "$b" -lt $((1000 * DGRAM)) ] &&
+		[ "$(pj cut.rcv '(.bins | add) == .bytes')" = true ]
+	check_err $? "sink: $(cut -c 1-300 "$WORK/cut.rcv")"
+	log_test "paced: SIGUSR1, the sink reports a stream in progress as it stands"
+}
 
 tests_plan
 # Built by the Makefile's own rule: it must need nothing more (no -lm).

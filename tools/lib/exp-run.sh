@@ -316,11 +316,17 @@ done
 rc=0
 for g in "${gens[@]}"; do wait "$g" || rc=1; done
 # A sink reports a paced stream once every byte is in, or 1 s after its
-# end marker: give them 3 s.
+# end marker: give them 3 s. A stream held back (a rate limiter at its
+# floor) may still trickle in then, its marker far behind: the sinks then
+# report what they have of each ("end": "cut", SIGUSR1).
 for t in $(seq 30); do
 	[ "$(cat "$rdv"/sink.h* | wc -l)" -lt ${#paceds[@]} ] || break
 	sleep 0.1
 done
+if [ "$(cat "$rdv"/sink.h* | wc -l)" -lt ${#paceds[@]} ]; then
+	kill -USR1 "${servers[@]}" 2>/dev/null
+	sleep 0.5
+fi
 cat "$rdv"/sink.h* >"$dir/sinks.jsonl"
 # Share of the CPU left idle while the traffic ran: near 0, the emulation
 # could not keep up and delayed every timer.
@@ -384,10 +390,10 @@ w1=$(awk -v e="$epoch" -v k="$scale" -v now="$(fcq-gen now)" '
 # Each stream's sender line and its sink's, matched once (by the sender's
 # flow and source port): one JSON line per stream, with its source host's
 # port and its line's SECONDS (null without), in paced.tmp. A stream whose
-# sender reported but whose sink never heard of it got nothing through
-# (a congestion control may hold a source at its floor): a sink line of
-# nothing received, "starved", stands for it. Without its sender's line
-# the run has failed.
+# sender reported but whose sink never heard of it, even when told to
+# report what it had, got nothing through (a congestion control may hold
+# a source at its floor): a sink line of nothing received, "starved",
+# stands for it. Without its sender's line the run has failed.
 if [ ${#paceds[@]} -gt 0 ]; then
 	for p in "${paceds[@]}"; do
 		read -r pname psrc pdst _ _ _ psecs <<<"$p"
@@ -429,7 +435,7 @@ if [ ${#paceds[@]} -gt 0 ]; then
 		 | .ns as $ns | .dev as $dev | .name as $name
 		 | try {name, bytes: $k.bytes, lost: $k.lost, dups: $k.dups,
 		    reorders: $k.reorders,
-		    fct_ms: (if $k.starved then null
+		    fct_ms: (if $k.starved or $k.end == "cut" then null
 			     else ($k.last_ns - $s.start_ns) / 1e6 end),
 		    starved: ($k.starved // false),
 		    mbps: (([range(0; $k.bins | length) as $i
