@@ -94,6 +94,9 @@
  *   incast_queue_avg_kb, incast_queue_p99_kb: the same of summary.json
  *               "queue_incast", when there: the switch port toward the
  *               incast's receiver.
+ *   paced_jain  = Jain's index of the paced streams' mbps, (sum x)^2 /
+ *               (n sum x^2), when the run has two or more and one got
+ *               something through.
  *
  * Per scheme, every statistic over the runs that have it (n of them): the
  * mean, and the half-width of its 95 % confidence interval, Student t with
@@ -121,7 +124,7 @@
  * "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
  * "queue_avg_kb", "queue_p99_kb", "queue_sd_kb", "queue_empty",
  * "queue_util", "incast_queue_avg_kb",
- * "incast_queue_p99_kb", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
+ * "incast_queue_p99_kb", "paced_jain", "trusted", "named": [{"name", "mbps"}], "paced": [{"name", "mbps",
  * "fct_ms", "lost", "reorders", "dups", "src_pauses"}], "phases":
  * [{"phase", "dst", "flows", "J", "M", "E", "U"}], "phase_streams":
  * [{"phase", "name", "mbps", "fair_mbps", "share"}], "groups": {GROUP:
@@ -1022,6 +1025,7 @@ enum {
 	S_INCAST_QUEUE_AVG,
 	S_INCAST_QUEUE_P99,
 	S_CNM_TX,
+	S_PACED_JAIN,
 	NSTATS
 };
 
@@ -1030,6 +1034,7 @@ static const char *const stat_key[NSTATS] = {
 	"pfc_tx", "kp_tx", "host_paused_ms", "lag_p99_ms", "lag_max_ms", "late", "cpu_idle",
 	"queue_avg_kb", "queue_p99_kb", "queue_sd_kb", "queue_empty",
 	"queue_util", "incast_queue_avg_kb", "incast_queue_p99_kb", "cnm_tx",
+	"paced_jain",
 };
 
 /*
@@ -1090,6 +1095,23 @@ static const struct phrec *find_phrec(const struct run *s, int a,
 	return NULL;
 }
 
+/*
+ * Jain's index of the goodputs of @s's paced streams, (sum x)^2 / (n sum
+ * x^2); false with fewer than two streams or none that got through.
+ */
+static bool paced_jain(const struct run *s, double *v)
+{
+	double sum = 0, sq = 0;
+	size_t i;
+
+	for (i = 0; i < s->npaced; i++) {
+		sum += s->paced[i].v[P_MBPS];
+		sq += s->paced[i].v[P_MBPS] * s->paced[i].v[P_MBPS];
+	}
+	*v = sq > 0 ? sum * sum / (s->npaced * sq) : 0;
+	return s->npaced >= 2 && sq > 0;
+}
+
 /* The value of @k in run @s; false if the run does not have it. */
 static bool get(const struct run *s, const struct key *k, double *v)
 {
@@ -1145,6 +1167,7 @@ static bool get(const struct run *s, const struct key *k, double *v)
 		*v = s->queue_incast.p99 / 1e3;
 		return s->queue_incast.has;
 	case S_CNM_TX: *v = s->cnm_tx; return s->has_cnm;
+	case S_PACED_JAIN: return paced_jain(s, v);
 	}
 	return false;
 }
@@ -1643,6 +1666,7 @@ static void stat_digits(int k, int *one, int *many)
 		break;
 	case S_QUEUE_EMPTY:
 	case S_QUEUE_UTIL:
+	case S_PACED_JAIN:
 		*one = *many = 4;
 		break;
 	default:
@@ -1937,6 +1961,10 @@ static void write_text(FILE *f, const char *title)
 				}
 			}
 		t_print(f, &t);
+		stat_table(f, &t, "paced fairness (paced_jain: Jain's index "
+			   "of a run's paced streams' goodputs, (sum x)^2 / "
+			   "(n sum x^2), 1 when they are equal)",
+			   S_PACED_JAIN, S_PACED_JAIN);
 	}
 	free(names);
 	phase_table(f, &t, PH_RECV);
@@ -2008,6 +2036,8 @@ static json_object *run_json(const struct run *s)
 	json_object *o = json_object_new_object(), *named, *groups, *go;
 	size_t j;
 	int a, g, k;
+	double v;
+	bool has;
 
 	add(o, "dir", json_object_new_string(s->dir));
 	add(o, "seed", ju64(s->has_seed, s->seed));
@@ -2035,6 +2065,8 @@ static json_object *run_json(const struct run *s)
 	    jnum(s->queue_incast.has, s->queue_incast.avg / 1e3));
 	add(o, "incast_queue_p99_kb",
 	    jnum(s->queue_incast.has, s->queue_incast.p99 / 1e3));
+	has = paced_jain(s, &v);
+	add(o, "paced_jain", jnum(has, v));
 	add(o, "trusted", json_object_new_boolean(!s->untrusted));
 	named = json_object_new_array();
 	add(o, "named", named);

@@ -22,6 +22,7 @@ ALL_TESTS="
 	stats_cnm
 	summary_named
 	summary_paced
+	paced_jain
 	summary_phases
 	summary_queue
 	malformed_line
@@ -348,6 +349,56 @@ summary_paced() {
 	bad_summary '.paced[0] |= del(.reorders)' 'summary.json: paced\[0\].reorders'
 	check_err $? "exit $BAD_RC: $(cat "$WORK/err")"
 	log_test "summary.json's paced streams: per scheme with intervals; a missing number named"
+}
+
+# Jain's index of a run's paced streams, recomputed here from the same
+# summary.json: pfc seeds 1-3 with three streams each (one at 0 in seed
+# 3), seed 4 with one stream (no index); fafc's two runs got nothing
+# through (no index either, "-" in the table).
+paced_jain() {
+	local J=$WORK/jain s d got want agg m h row trow
+	for s in 1 2 3 4; do
+		d=$J/scheme-1-pfc/seed-$s
+		mkrun "$d" pfc $((300 + s)) 0.5 5
+		jq -n --argjson s $s '{seed: $s, paced: ((if $s == 4 then [7]
+			else [$s, 2 * $s + 1, (if $s == 3 then 0 else 4.5 end)] end)
+			| to_entries | map({name: "f\(.key)", mbps: .value,
+			fct_ms: 1, lost: 0, reorders: 0, dups: 0, src_pauses: 0}))}' \
+			>"$d/summary.json"
+	done
+	for s in 1 2; do
+		d=$J/scheme-2-fafc/seed-$s
+		mkrun "$d" fafc $((400 + s)) 0.5 5
+		jq -n --argjson s $s '{seed: $s, paced: ([0, 0] | to_entries |
+			map({name: "f\(.key)", mbps: 0, fct_ms: null, lost: 0,
+			reorders: 0, dups: 0, src_pauses: 0}))}' >"$d/summary.json"
+	done
+	"$REPORT" -o "$J/out" "$J"/scheme-* >/dev/null 2>"$J/err"
+	check_err $? "exit $?: $(cat "$J/err")"
+	want=() got=()
+	for s in 1 2 3; do
+		want+=("$(jq -r '[.paced[].mbps] | (add * add) / (length * (map(. * .) | add))' \
+			"$J/scheme-1-pfc/seed-$s/summary.json")")
+	done
+	mapfile -t got < <(jq -r '.schemes[0].runs[] | .paced_jain' "$J/out/report.json")
+	read -r m h <<<"$(ci "$(tq 2)" "${want[@]}")"
+	ktap_note "per run: ${got[*]}; want ${want[*]} null; mean $m ± $h"
+	[ "${#got[@]}" = 4 ] && [ "${got[3]}" = null ] &&
+		close "${got[0]}" "${want[0]}" && close "${got[1]}" "${want[1]}" &&
+		close "${got[2]}" "${want[2]}"
+	check_err $? "per-run paced_jain differ"
+	agg=$(jq -r '.schemes[0].paced_jain | "\(.mean) \(.ci95) \(.n)"' "$J/out/report.json")
+	# the half-width within 1e-4 of ours (fcq-report's t from a table)
+	awk -v a="$agg" -v m="$m" -v h="$h" 'BEGIN { split(a, g, " ")
+		exit !(g[1] - m < 1e-6 && m - g[1] < 1e-6 &&
+		       g[2] - h < 1e-4 * h && h - g[2] < 1e-4 * h && g[3] == 3) }' &&
+		[ "$(jq -r '.schemes[1].paced_jain' "$J/out/report.json")" = null ]
+	check_err $? "pfc's aggregate: $agg, want $m $h 3; fafc's: $(jq -c '.schemes[1].paced_jain' "$J/out/report.json")"
+	row=$(grep -A3 '^paced fairness' "$J/out/report.txt" | grep -E '^(pfc|fafc) ' | tr -s ' ' | tr '\n' '|')
+	trow=$(printf 'pfc %.4f±%.4f|fafc -|' "$m" "$h")
+	[ "$row" = "$trow" ]
+	check_err $? "paced fairness table: $row; want $trow"
+	log_test "paced_jain: Jain's index of each run's paced streams, mean ± 95 % over runs; none with one stream or no goodput"
 }
 
 # ---- per-phase records ------------------------------------------------------
