@@ -20,6 +20,7 @@ ALL_TESTS="
 	report_order_sweep
 	phases_parsed
 	phases_metrics
+	phases_edge
 	trusted_stalled_skipped
 "
 USAGE_MORE="TAP on stdout."
@@ -246,6 +247,29 @@ phases_metrics() {
 	[ "$got" = "$want" ]
 	check_err $? "want: $want"
 	log_test "phases.jq: max-min fair shares, J, M, E and U per phase and receiver, as worked out by hand"
+}
+
+# A stream that ends where a phase ends takes part in it, though the
+# phase's edge, summed from decimal seconds (12.8 * 3 + 12.8), is not
+# its end (51.2 s) in floating point: dsm-e3's phase 4 lost f2 so.
+phases_edge() {
+	local got links e=8412090970
+	jq -c -n --argjson e "$e" '{name: "a", src: 0, dst: 5, bps: 2e7,
+		dgram: 1432, t0: $e, t1: ($e + 1e9 * 51.2),
+		sink: {first_ns: $e, bin_ns: 1e8, bins: [range(0; 512) | 50000]}},
+		{name: "b", src: 1, dst: 5, bps: 2e7, dgram: 1432,
+		t0: $e, t1: ($e + 1e9 * 64),
+		sink: {first_ns: $e, bin_ns: 1e8, bins: [range(0; 640) | 50000]}}' \
+		>"$W/edge.in"
+	links=$(jq -c -n '[range(0; 7) | {key: tostring,
+		value: {rate: 2500000, overhead: 24}}] | from_entries')
+	got=$(gojq -r -s -f "$TOP/tools/lib/phases.jq" \
+		--argjson len '[12.8, 12.8, 12.8, 12.8, 12.8]' \
+		--argjson links "$links" --argjson e "$e" "$W/edge.in" |
+		cut -d ' ' -f 1 | jq -r '[.[] | "\(.phase):\(.flows)"] | join(" ")')
+	[ "$got" = "1:2 2:2 3:2 4:2 5:1" ]
+	check_err $? "streams per phase: $got, want 1:2 2:2 3:2 4:2 5:1"
+	log_test "phases.jq: a stream that ends with a phase takes part in it"
 }
 
 # verdict OUT RC UNTRUSTED...: how exp_check_trusted judges a run whose

@@ -36,6 +36,10 @@ def fair($c): . as $d | length as $n
 		([$o[$i].value, .rem / ($n - $i)] | min) as $x
 		| .f[$o[$i].key | tostring] = $x | .rem -= $x)
 	| [range(0; $n) as $i | .f[$i | tostring]];
+# seconds to whole ns: phase edges and schedules are compared in whole
+# ns, as sums of decimal seconds in floating point (12.8 * 3 + 12.8)
+# miss a stream's end (51.2) by a fraction of one
+def ns: . * 1e9 | round;
 # goodput (Mbit/s) in [a, b] ns, bins straddling an edge pro rata
 def mbps(a; b): .sink as $k
 	| ([range(0; $k.bins | length) as $i
@@ -46,14 +50,15 @@ def mbps(a; b): .sink as $k
 
 . as $streams
 | [range(0; $len | length) as $p
- | ($e + 1e9 * ($len[:$p] | add // 0)) as $p0
- | ($p0 + 1e9 * $len[$p]) as $p1
- | ($p1 - 0.7 * 1e9 * $len[$p]) as $w0
+ | ($e + ($len[:$p] | map(ns) | add // 0)) as $p0
+ | ($p0 + ($len[$p] | ns)) as $p1
+ | ($p1 - (0.7 * $len[$p] | ns)) as $w0
  | [$streams[] | select(.sink != null)]
  | group_by(.dst)[]
  | (cap(.[0].dst; .[0].dgram) / 1e6) as $c
  | ([.[] | mbps($w0; $p1)] | add) as $all
- | [.[] | select(.t0 <= $w0 and .t1 >= $p1) | .x = mbps($w0; $p1)] as $g
+ | [.[] | select((.t0 | round) <= $w0 and (.t1 | round) >= $p1)
+    | .x = mbps($w0; $p1)] as $g
  | select($g | length > 0)
  | ([$g[] | [.bps, cap(.src; .dgram)] | min / 1e6] | fair($c)) as $f
  | [range(0; $g | length) as $i
