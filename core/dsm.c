@@ -163,6 +163,22 @@ bound:
 	return fb->u;
 }
 
+s64 dsm_src_rate(const struct dsm_cfg *c, u64 arrived, u64 dt_ns, u64 t_ns)
+{
+	if (!dt_ns)
+		return -1;
+	return (s64)fcq_min64(fcq_mul_div(arrived, t_ns, dt_ns), c->s);
+}
+
+s64 dsm_room_bound(const struct dsm_cfg *c, s64 u, s64 r)
+{
+	if (r < 0)
+		return u;
+	if (u < -r)
+		return -r;
+	return u > (s64)c->s - r ? (s64)c->s - r : u;
+}
+
 s64 dsm_fb_bps(s64 u, u64 t_ns)
 {
 	u64 mag;

@@ -121,6 +121,22 @@ s64 dsm_kbps_bytes(s32 fb_kbps, u64 t_ns);
 s64 dsm_cp_sample(struct dsm_cp *cp, const struct dsm_cfg *c, u32 q,
 		  struct dsm_fb *fb);
 
+/*
+ * A source's rate in bytes per period of @t_ns, r = @arrived T / dt, from
+ * the @arrived bytes it brought in the @dt_ns since the last sample; at
+ * most S (the line). -1 if @dt_ns is 0 (no sample before).
+ */
+s64 dsm_src_rate(const struct dsm_cfg *c, u64 arrived, u64 dt_ns, u64 t_ns);
+
+/*
+ * fcq's room (deviation 17 of Documentation/dsm.rst): the step @u
+ * bounded by what a source of rate @r (bytes per period) can take, no
+ * source sending below 0 or above the line: -r <= U <= S - r. The paper's
+ * CP asks the step its law computes whatever the source can do. @r < 0:
+ * @u unchanged.
+ */
+s64 dsm_room_bound(const struct dsm_cfg *c, s64 u, s64 r);
+
 /* F_b in bit/s of @u bytes per sampling period of @t_ns. */
 s64 dsm_fb_bps(s64 u, u64 t_ns);
 

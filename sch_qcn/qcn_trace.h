@@ -52,12 +52,13 @@ TRACE_EVENT(cnm_tx,
  * (^Q_f, ^Q_v, bytes) lay in @region (enum dsm_region), which asked for a
  * step @u (bytes per sampling period) of the sampled frame's source; @sent
  * of it went out (rounded to the CNM's kbit/s; 0 if no CNM did), which the
- * prediction counts from now on.
+ * prediction counts from now on. With room on, @room is the source's rate
+ * in bytes per period that bounded the step (-1: none; deviation 17).
  */
 TRACE_EVENT(dsm_sample,
 	TP_PROTO(const struct net_device *dev, u32 q, s64 qfh, s64 qvh, s64 u,
-		 s64 sent, u8 region),
-	TP_ARGS(dev, q, qfh, qvh, u, sent, region),
+		 s64 sent, u8 region, s64 room),
+	TP_ARGS(dev, q, qfh, qvh, u, sent, region, room),
 	TP_STRUCT__entry(
 		__array(char, dev, IFNAMSIZ)
 		__field(u32, q)
@@ -66,6 +67,7 @@ TRACE_EVENT(dsm_sample,
 		__field(s64, u)
 		__field(s64, sent)
 		__field(u8, region)
+		__field(s64, room)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
@@ -75,10 +77,11 @@ TRACE_EVENT(dsm_sample,
 		__entry->u = u;
 		__entry->sent = sent;
 		__entry->region = region;
+		__entry->room = room;
 	),
-	TP_printk("dev=%s q=%u qfh=%lld qvh=%lld u=%lld sent=%lld region=%u",
+	TP_printk("dev=%s q=%u qfh=%lld qvh=%lld u=%lld sent=%lld region=%u room=%lld",
 		  __entry->dev, __entry->q, __entry->qfh, __entry->qvh,
-		  __entry->u, __entry->sent, __entry->region)
+		  __entry->u, __entry->sent, __entry->region, __entry->room)
 );
 
 /*

@@ -74,6 +74,7 @@ struct qcn_flow {
 	u8 prio;
 	u8 msdu_len;
 	u32 bytes;			/* buffered; 0: the entry is free */
+	u32 arrived;			/* bytes since the CP's last sample */
 	u8 msdu[FCQ_CNM_MSDU_MAX];	/* the start of the frame that made it */
 };
 
@@ -90,8 +91,9 @@ struct qcn_cpoint {
 	u64 samples, cnm_tx, cnm_refused, no_culprit, untracked;
 	u64 fb_hist[QCN_QFB_MAX / 8 + 1];
 	u64 first_ns, last_ns;		/* the first and the last sample */
+	u64 dt_ns;			/* from the sample before to the last */
 	struct dsm_cp dsm;
-	u64 dsm_region[DSM_REGIONS], dsm_clamped;
+	u64 dsm_region[DSM_REGIONS], dsm_clamped, dsm_bounded;
 	s64 dsm_qfh, dsm_qvh, dsm_fb;	/* the last sample's, F_b in kbit/s */
 };
 
@@ -107,6 +109,7 @@ struct qcn_sched {
 	u8 prio;
 	u8 encap;			/* MSDU bytes a CNM carries */
 	u8 algo;			/* enum qcn_algo */
+	u8 dsm_room;			/* room on: each step within its source's */
 	struct qcn_cp_cfg cfg;
 	struct dsm_cfg dsm;		/* q0 and S are cfg's q_eq and i_s */
 	u64 dsm_t_ns;			/* T: i_s at the port's rate */
@@ -149,6 +152,7 @@ static const struct nla_policy qcn_policy[TCA_QCN_MAX + 1] = {
 	[TCA_QCN_DSM_HB] = { .type = NLA_U32 },
 	[TCA_QCN_DSM_HC] = { .type = NLA_U32 },
 	[TCA_QCN_DSM_OMEGA] = { .type = NLA_U32 },	/* by hand: 0 .. 1000.0 */
+	[TCA_QCN_DSM_ROOM] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct fcq_scheme_ops qcn_ops;
@@ -189,6 +193,7 @@ static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
 			    ether_addr_equal(f->sa, eth->h_source) &&
 			    ether_addr_equal(f->da, eth->h_dest)) {
 				f->bytes += len;
+				f->arrived += len;
 				return i;
 			}
 			seen++;
@@ -207,6 +212,7 @@ static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
 	/* Its frames differ past the headers a CNM needs (Dev. 14). */
 	f->msdu_len = msdu_copy(skb, f->msdu);
 	f->bytes = len;
+	f->arrived = len;
 	c->nflows++;
 	return free;
 }
@@ -251,17 +257,18 @@ static size_t cnm_build(u8 *buf, size_t size, const struct qcn_flow *f,
  * A sample of a buffer of @q bytes by the law of @owner's CP @c: whether
  * it asks for a CNM, whose feedback it writes into @m (Q_off and Q_delta,
  * bytes, into @qoff and @qdelta for the trace); DSM's into @dfb, for
- * dsm_sent(). Under cp_lock.
+ * dsm_cnm() and dsm_sent(). Under cp_lock.
  */
 static bool cp_sample(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
 		      struct fcq_cnm *m, s64 *qoff, s64 *qdelta,
 		      struct dsm_fb *dfb)
 {
-	u64 now = ktime_get_ns(), mag;
+	u64 now = ktime_get_ns();
 	struct qcn_fb fb;
 	s64 bps;
 
 	c->first_ns = c->samples ? c->first_ns : now;
+	c->dt_ns = c->samples ? now - c->last_ns : 0;
 	c->last_ns = now;
 	c->samples++;
 	if (owner->algo == QCN_ALGO_QCN) {
@@ -284,31 +291,61 @@ static bool cp_sample(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
 	c->dsm_qfh = dfb->qfh;
 	c->dsm_qvh = dfb->qvh;
 	c->dsm_fb = clamp_t(s64, div_s64(bps, 1000), S32_MIN, S32_MAX);
-	if (!c->dsm_fb)
-		return false;
-	mag = abs(bps);
-	m->version = FCQ_CNM_VERSION_DSM;
-	m->fb_kbps = (s32)c->dsm_fb;
-	m->qfb = min_t(u64, QCN_QFB_MAX,
-		       fcq_mul_div(mag, QCN_QFB_MAX, owner->line_bps));
-	c->fb_hist[m->qfb / 8]++;
 	*qoff = dfb->qf;
 	*qdelta = dfb->qv;
+	return c->dsm_fb;
+}
+
+/*
+ * DSM's CNM for flow @f of the sample @dfb into @m: its step, with
+ * room on, bounded by what @f can take (@room: its bytes per period,
+ * else -1; deviation 17). False if the step is 0. Under cp_lock.
+ */
+static bool dsm_cnm(struct qcn_sched *owner, struct qcn_cpoint *c,
+		    const struct qcn_flow *f, const struct dsm_fb *dfb,
+		    struct fcq_cnm *m, s64 *room)
+{
+	s64 u = dfb->u, bps;
+
+	if (owner->dsm_room) {
+		*room = dsm_src_rate(&owner->dsm, f->arrived, c->dt_ns,
+				     owner->dsm_t_ns);
+		u = dsm_room_bound(&owner->dsm, u, *room);
+		c->dsm_bounded += u != dfb->u;
+	}
+	bps = dsm_fb_bps(u, owner->dsm_t_ns);
+	m->fb_kbps = (s32)clamp_t(s64, div_s64(bps, 1000), S32_MIN, S32_MAX);
+	if (!m->fb_kbps)
+		return false;
+	m->version = FCQ_CNM_VERSION_DSM;
+	m->qfb = min_t(u64, QCN_QFB_MAX,
+		       fcq_mul_div(abs(bps), QCN_QFB_MAX, owner->line_bps));
+	c->fb_hist[m->qfb / 8]++;
 	return true;
+}
+
+/* A sample was taken: each flow's arrivals count from here. */
+static void arrivals_restart(struct qcn_cpoint *c)
+{
+	u32 i;
+
+	for (i = 0; i < QCN_FLOWS; i++)
+		c->flow[i].arrived = 0;
 }
 
 /*
  * DSM's sample of @q bytes (@dfb) sent its source @fb_kbps (0: no CNM went
- * out): the prediction counts that, as the source takes it. Under cp_lock.
+ * out), @room as dsm_cnm() found it: the prediction counts that, as the
+ * source takes it. Under cp_lock.
  */
 static void dsm_sent(struct qcn_sched *owner, struct qcn_cpoint *c, u32 q,
-		     const struct dsm_fb *dfb, s32 fb_kbps)
+		     const struct dsm_fb *dfb, s32 fb_kbps, s64 room)
 {
 	s64 sent = dsm_kbps_bytes(fb_kbps, owner->dsm_t_ns);
 
 	dsm_cp_amend(&c->dsm, &owner->dsm, sent);
 	trace_dsm_sample(owner->port.dev, q, dfb->qfh, dfb->qvh, dfb->u, sent,
-			 dfb->region);
+			 dfb->region, room);
 }
 
 /*
@@ -349,7 +386,7 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 	const u8 *msdu;
 	bool sent = false;
 	struct qcn_cpoint *c;
-	s64 qoff, qdelta;
+	s64 qoff, qdelta, room = -1;
 	size_t flen = 0;
 	u32 qs;
 
@@ -389,6 +426,9 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 		goto sampled;
 	}
 	f = &c->flow[cul];
+	if (owner->algo == QCN_ALGO_DSM &&
+	    !dsm_cnm(owner, c, f, &dfb, &m, &room))
+		goto sampled;
 	msdu = f->msdu;
 	msdu_len = f->msdu_len;
 	/* By arrival, the frame sampled is the one at hand. */
@@ -403,8 +443,9 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 		sent = fcq_port_frame_request(to, frame, flen,
 					      htons(FCQ_ETHERTYPE_CNM));
 sampled:
+	arrivals_restart(c);
 	if (owner->algo == QCN_ALGO_DSM)
-		dsm_sent(owner, c, qs, &dfb, sent ? m.fb_kbps : 0);
+		dsm_sent(owner, c, qs, &dfb, sent ? m.fb_kbps : 0, room);
 	if (flen) {
 		if (sent)
 			c->cnm_tx++;
@@ -602,7 +643,8 @@ static int qcn_dump(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_QCN_DSM_HA, q->dsm_h_eff[0]) ||
 	    nla_put_u32(skb, TCA_QCN_DSM_HB, q->dsm_h_eff[1]) ||
 	    nla_put_u32(skb, TCA_QCN_DSM_HC, q->dsm_h_eff[2]) ||
-	    nla_put_u32(skb, TCA_QCN_DSM_OMEGA, q->dsm.omega))
+	    nla_put_u32(skb, TCA_QCN_DSM_OMEGA, q->dsm.omega) ||
+	    nla_put_u8(skb, TCA_QCN_DSM_ROOM, q->dsm_room))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -614,7 +656,7 @@ static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	u64 hist[ARRAY_SIZE(c->fb_hist)], ctr[5], region[DSM_REGIONS], span;
 	s64 last[3];
 	struct nlattr *nest;
-	u64 clamped;
+	u64 clamped, bounded;
 	size_t i;
 
 	spin_lock_bh(&q->cp_lock);
@@ -626,6 +668,7 @@ static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	memcpy(hist, c->fb_hist, sizeof(hist));
 	memcpy(region, c->dsm_region, sizeof(region));
 	clamped = c->dsm_clamped;
+	bounded = c->dsm_bounded;
 	last[0] = c->dsm_qfh;
 	last[1] = c->dsm_qvh;
 	last[2] = c->dsm_fb;
@@ -652,6 +695,8 @@ static int qcn_dump_stats(struct fcq_port *port, struct sk_buff *skb)
 	if (nla_put_u64_64bit(skb, TCA_QCN_STATS_DSM_T, q->dsm_t_ns,
 			      TCA_QCN_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_QCN_STATS_DSM_CLAMPED, clamped,
+			      TCA_QCN_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_QCN_STATS_DSM_BOUNDED, bounded,
 			      TCA_QCN_STATS_PAD))
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(last); i++)
@@ -757,7 +802,7 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	u32 unit, nunits, seed, h[3] = {}, h_eff[3] = {}, omega;
 	struct fcq_port_cfg pcfg;
 	struct dsm_cfg dsm = {};
-	u8 algo = q->algo;
+	u8 algo = q->algo, room = q->dsm_room;
 	u64 t_ns;
 	int err;
 
@@ -810,6 +855,8 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	}
 	if (tb[TCA_QCN_ALGO])
 		algo = nla_get_u8(tb[TCA_QCN_ALGO]);
+	if (tb[TCA_QCN_DSM_ROOM])
+		room = nla_get_u8(tb[TCA_QCN_DSM_ROOM]);
 	err = dsm_config(q, tb, algo, &cfg, &pcfg, &dsm, &t_ns, h, h_eff,
 			 &omega, extack);
 	if (err)
@@ -842,6 +889,7 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	memcpy(q->dsm_h, h, sizeof(h));
 	memcpy(q->dsm_h_eff, h_eff, sizeof(h_eff));
 	q->dsm_omega = omega;
+	q->dsm_room = room;
 	spin_unlock_bh(&q->cp_lock);
 	sch_tree_unlock(sch);
 	return 0;

@@ -19,7 +19,7 @@ static void explain(void)
 		"  [ prio PRIO ] [ q_eq SIZE ] [ w N ] [ i_s SIZE ] [ table fixed | std ]\n"
 		"  [ b_out SIZE ] [ unit SIZE ] [ units N ] [ probes N ] [ encap BYTES ]\n"
 		"  [ seed N ] [ algo qcn | dsm ] [ m N ] [ ha FREQ ] [ hb FREQ ]\n"
-		"  [ hc FREQ ] [ omega W ]\n"
+		"  [ hc FREQ ] [ omega W ] [ room off | on ]\n"
 		FCQ_PORT_USAGE
 		"FREQ := 160hz | 20khz ... | default   (DSM's H_a, H_b, H_c; each below 2/T)\n"
 		"W := 5 | 5.875 ... | default\n"
@@ -45,6 +45,7 @@ static const char *const algos[] = {
 	[QCN_ALGO_DSM] = "dsm",
 	[QCN_ALGO_DSM + 1] = NULL,
 };
+static const char *const offon[] = { "off", "on", NULL };
 static const char *const tables[] = {
 	[QCN_TABLE_FIXED] = "fixed",
 	[QCN_TABLE_STD] = "std",
@@ -84,6 +85,7 @@ static const struct fcq_word_opt word_opts[] = {
 	{ "sample", TCA_QCN_SAMPLE, samples, 0 },
 	{ "table", TCA_QCN_TABLE, tables, 0 },
 	{ "algo", TCA_QCN_ALGO, algos, 0 },
+	{ "room", TCA_QCN_DSM_ROOM, offon, 0 },
 };
 
 static int qcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
@@ -125,6 +127,7 @@ static int qcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	fcq_print_freq("hb", tb[TCA_QCN_DSM_HB]);
 	fcq_print_freq("hc", tb[TCA_QCN_DSM_HC]);
 	fcq_print_q16("omega", tb[TCA_QCN_DSM_OMEGA]);
+	fcq_print_word("room", tb[TCA_QCN_DSM_ROOM], offon, 0);
 	return 0;
 }
 
@@ -165,6 +168,7 @@ static int qcn_print_xstats(struct qdisc_util *qu, FILE *f,
 		{ TCA_QCN_STATS_SAMPLE_NS, "sample_ns", false },
 		{ TCA_QCN_STATS_DSM_T, "dsm_t_ns", true },
 		{ TCA_QCN_STATS_DSM_CLAMPED, "dsm_clamped", false },
+		{ TCA_QCN_STATS_DSM_BOUNDED, "dsm_bounded", false },
 	};
 	static const struct {
 		int type;

@@ -159,8 +159,16 @@ static void sample(struct sim *m, struct cnsim_res *r, u64 now, double q)
 	if (c->algo == CNSIM_DSM) {
 		struct dsm_fb fb;
 		s64 u;
-		u = dsm_cp_sample(&m->cp_dsm, &c->dsm, qb, &fb);
 
+		u = dsm_cp_sample(&m->cp_dsm, &c->dsm, qb, &fb);
+		if (c->room) {
+			/* a sample every T: what j brought since is its rate */
+			u = dsm_room_bound(&c->dsm, u,
+					 dsm_src_rate(&c->dsm,
+						      (u64)m->s[j].arrived,
+						      c->t_ns, c->t_ns));
+			dsm_cp_amend(&m->cp_dsm, &c->dsm, u);
+		}
 		if (u) {
 			send_fb(m, now, j, dsm_fb_bps(u, c->t_ns), 0);
 			r->fbs++;

@@ -12,6 +12,7 @@
  * probability of its share of the bytes that arrived meanwhile (the source
  * of a sampled frame), and reaches it tb_j later plus a delay drawn from
  * U(0, jitter) per feedback (the paper's time-varying feedback latency).
+ * With room, DSM bounds each step by what its source can take.
  * Every source starts at C (or r0), as in the paper's experiments.
  */
 #ifndef FCQ_CNSIM_H
@@ -46,6 +47,7 @@ struct cnsim_cfg {
 	u64 jitter_ns;		/* a feedback's extra delay: U(0, jitter) */
 	u32 seed;
 	u64 r0_bps;		/* every source's first rate; 0: C */
+	bool room;		/* DSM: each step bounded by dsm_room_bound() */
 	u32 n;			/* sources */
 	struct cnsim_src src[CNSIM_SRC_MAX];
 	struct dsm_cfg dsm;

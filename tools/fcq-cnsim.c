@@ -29,6 +29,7 @@ struct opts {
 	int m;			/* -1: ceil(the longest delay / T) */
 	u64 h[3];		/* mHz, 0: the paper's default */
 	u32 omega;		/* Q16, 0: the least consistent */
+	bool room;		/* DSM's steps bounded by their sources' room */
 	const char *trace, *cdf, *sweep;
 };
 
@@ -62,6 +63,8 @@ static void usage(FILE *f, int status)
 		"                         0.8 * 2 / T)\n"
 		"  -w, --omega W          DSM's omega (default: the least with which\n"
 		"                         eq. 23 holds)\n"
+		"  -R, --room             DSM's steps bounded by what their source\n"
+		"                         can take (tc-qcn's room on; sweeps show both)\n"
 		"  -r, --start-rate RATE  the sources' first rate (default C)\n"
 		"  -t, --duration TIME    (default 0.5s)\n"
 		"  -f, --from TIME        statistics from here (default duration / 5)\n"
@@ -172,6 +175,7 @@ static void config(const struct opts *o, u32 seed, struct cnsim_cfg *c)
 	c->from_ns = o->from_ns != (u64)-1 ? o->from_ns : o->dur_ns / 5;
 	c->seed = seed;
 	c->r0_bps = o->r0_bps;
+	c->room = o->room;
 }
 
 static FILE *trace_f;
@@ -267,13 +271,15 @@ static const char *algo_name(const struct opts *o, int m0)
 {
 	if (o->algo == CNSIM_QCN)
 		return "qcn";
-	return m0 ? "dsm-m0" : "dsm";
+	if (m0)
+		return o->room ? "dsm-m0-room" : "dsm-m0";
+	return o->room ? "dsm-room" : "dsm";
 }
 
 static void print_row(const char *label, const char *algo, u32 m,
 		      const double *mean, const double *half)
 {
-	printf("%-22s %-7s %3u  %6.1f ± %-5.1f %6.1f ± %-5.1f %.3f ± %.3f  %.4f ± %.4f  %.4f ± %.4f\n",
+	printf("%-22s %-9s %3u  %6.1f ± %-5.1f %6.1f ± %-5.1f %.3f ± %.3f  %.4f ± %.4f  %.4f ± %.4f\n",
 	       label, algo, m, mean[M_Q] / 1e3, half[M_Q] / 1e3,
 	       mean[M_SD] / 1e3, half[M_SD] / 1e3, mean[M_EMPTY],
 	       half[M_EMPTY], mean[M_UTIL], half[M_UTIL], mean[M_DROP],
@@ -283,20 +289,28 @@ static void print_row(const char *label, const char *algo, u32 m,
 
 static void header(void)
 {
-	printf("%-22s %-7s %3s  %-14s %-14s %-13s  %-15s  %s\n", "config", "algo",
+	printf("%-22s %-9s %3s  %-14s %-14s %-13s  %-15s  %s\n", "config", "algo",
 	       "m", "q (kB)", "sd (kB)", "P(q = 0)", "utilization", "dropped");
 }
 
-/* DSM (m as the delays need), DSM without prediction, QCN: one row each. */
-static void three(struct opts o, const char *label)
+/*
+ * DSM (m as the delays need), with room, without prediction, QCN: one
+ * row each.
+ */
+static void rows(struct opts o, const char *label)
 {
 	double mean[METRICS], half[METRICS];
 	u32 m;
 
 	o.algo = CNSIM_DSM;
 	o.m = -1;
+	o.room = false;
 	m = run(&o, mean, half);
 	print_row(label, algo_name(&o, 0), m, mean, half);
+	o.room = true;
+	m = run(&o, mean, half);
+	print_row(label, algo_name(&o, 0), m, mean, half);
+	o.room = false;
 	o.m = 0;
 	m = run(&o, mean, half);
 	print_row(label, algo_name(&o, 1), m, mean, half);
@@ -329,7 +343,7 @@ static void sweep(const struct opts *base)
 			snprintf(label, sizeof(label), "%lluG %lluus",
 				 (unsigned long long)fig5[i][0],
 				 (unsigned long long)fig5[i][1]);
-			three(o, label);
+			rows(o, label);
 		}
 	} else if (!strcmp(base->sweep, "fig7")) {
 		for (i = 0; i < 4; i++)
@@ -339,7 +353,7 @@ static void sweep(const struct opts *base)
 				snprintf(label, sizeof(label), "%lluG %lluus",
 					 (unsigned long long)rates[i],
 					 (unsigned long long)taus[j]);
-				three(o, label);
+				rows(o, label);
 			}
 	} else if (!strcmp(base->sweep, "fig8")) {
 		/*
@@ -349,7 +363,7 @@ static void sweep(const struct opts *base)
 		o.lo_ns = 400000;
 		o.hi_ns = 600000;
 		o.jitter_ns = 200000;
-		three(o, "10G 400-800us");
+		rows(o, "10G 400-800us");
 	} else {
 		bad("--sweep", base->sweep);
 	}
@@ -368,7 +382,8 @@ int main(int argc, char **argv)
 		{ "duration", 1, NULL, 't' }, { "from", 1, NULL, 'f' },
 		{ "seed", 1, NULL, 's' }, { "seeds", 1, NULL, 'N' },
 		{ "trace", 1, NULL, 4 }, { "cdf", 1, NULL, 5 },
-		{ "sweep", 1, NULL, 6 }, { "help", 0, NULL, 'h' },
+		{ "sweep", 1, NULL, 6 }, { "room", 0, NULL, 'R' },
+		{ "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
@@ -382,7 +397,7 @@ int main(int argc, char **argv)
 	int c;
 	u32 m;
 
-	while ((c = getopt_long(argc, argv, "a:c:n:d:D:j:b:q:S:m:w:r:t:f:s:N:h",
+	while ((c = getopt_long(argc, argv, "a:c:n:d:D:j:b:q:S:m:w:r:t:f:s:N:Rh",
 				lo, NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -468,6 +483,9 @@ int main(int argc, char **argv)
 			break;
 		case 6:
 			o.sweep = optarg;
+			break;
+		case 'R':
+			o.room = true;
 			break;
 		case 'h':
 			usage(stdout, 0);

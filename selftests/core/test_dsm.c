@@ -9,7 +9,9 @@
  * sums going on from the steps as they went out (dsm_cp_amend()),
  * the reaction point's rule (eq. 26, the CPID rule, its bounds), and in
  * the model one source converging to q0 for m = 1, 4 and 10 where the
- * law designed without delay (m = 0) oscillates.
+ * law designed without delay (m = 0) oscillates; the room bound
+ * (dsm_src_rate(), dsm_room_bound()), and in the model the paper's five
+ * sources at 300 us held at q0 with it, starved without it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -336,6 +338,61 @@ static void converges_where_m0_oscillates(void **state)
 	}
 }
 
+/* A step within [-r, S - r], r the source's bytes per period. */
+static void room_bounds(void **state)
+{
+	struct dsm_cfg c = paper_cfg(4);
+
+	/* 50 kB in half a period: 100 kB per period, capped at S */
+	assert_int_equal(dsm_src_rate(&c, 50000, T_PAPER / 2, T_PAPER),
+			 100000);
+	assert_int_equal(dsm_src_rate(&c, 30000, T_PAPER * 2, T_PAPER),
+			 15000);
+	assert_int_equal(dsm_src_rate(&c, 30000, 0, T_PAPER), -1);
+	/* a cut by at most the rate, a rise by at most the line's rest */
+	assert_int_equal(dsm_room_bound(&c, -40000, 15000), -15000);
+	assert_int_equal(dsm_room_bound(&c, 90000, 15000), 85000);
+	assert_int_equal(dsm_room_bound(&c, -10000, 15000), -10000);
+	assert_int_equal(dsm_room_bound(&c, 30000, 15000), 30000);
+	/* a source at the line takes no rise, one at 0 no cut */
+	assert_int_equal(dsm_room_bound(&c, 5000, 100000), 0);
+	assert_int_equal(dsm_room_bound(&c, -5000, 0), 0);
+	/* no rate known: the law's step */
+	assert_int_equal(dsm_room_bound(&c, -90000, -1), -90000);
+	(void)state;
+}
+
+/*
+ * The paper's E1 at 300 us in the model (five sources at C, feedback to
+ * the sampled one): the paper's CP asks steps the sources cannot take and
+ * leaves the link idle half of the time; bounded by their room, the
+ * same law holds the queue at q0 with the link full.
+ */
+static void room_holds_q0(void **state)
+{
+	struct cnsim_res r[2];
+	struct cnsim_cfg c;
+	int hr;
+
+	for (hr = 0; hr < 2; hr++) {
+		cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 5, 300000,
+			       128000, 64000, 100000, 4, 0);
+		c.dur_ns = 500000000;
+		c.from_ns = 100000000;
+		c.seed = 1;
+		c.room = hr;
+		assert_int_equal(cnsim_run(&c, &r[hr], NULL, 0, NULL), 0);
+		print_message("room %d: q %.0f sd %.0f empty %.3f util %.4f\n",
+			      hr, r[hr].q_mean, r[hr].q_sd, r[hr].p_empty,
+			      r[hr].util);
+	}
+	assert_true(r[0].p_empty > 0.3 && r[0].util < 0.8);
+	assert_true(r[1].q_mean > 60000 && r[1].q_mean < 68000);
+	assert_true(r[1].q_sd < 5000 && r[1].p_empty < 0.01);
+	assert_true(r[1].util > 0.999);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +405,8 @@ int main(void)
 		cmocka_unit_test(forget_keeps_q_old),
 		cmocka_unit_test(rp_rule),
 		cmocka_unit_test(converges_where_m0_oscillates),
+		cmocka_unit_test(room_bounds),
+		cmocka_unit_test(room_holds_q0),
 	};
 
 	return cmocka_run_group_tests_name("core/dsm", tests, NULL, NULL);

@@ -6,7 +6,9 @@ written here a second time, in exact integers, apart from core/dsm.c:
 the prediction (eq. 25), the law (eq. 24, the boundaries as fcq decides
 them, eq. 27's bound), F_b in kbit/s, what the CP counts as sent (the
 step its CNM carried, back in bytes, or 0 when none went out), and each
-reaction point's r <- r + F_b (eq. 26) between r_min and the line.
+reaction point's r <- r + F_b (eq. 26) between r_min and the line. With
+room on (a sample's room r >= 0) the step that goes out is the law's
+bounded to [-r, S - r].
 
 Each CNM the CP sent (qcn:cnm_tx, sent=1) gets the F_b of the sample
 before it: the F_b each source was sent, in order, is in "fb_to".
@@ -23,7 +25,7 @@ import re
 import sys
 
 SAMPLE = re.compile(r'dsm_sample: dev=(\S+) q=(\d+) qfh=(-?\d+) qvh=(-?\d+) '
-                    r'u=(-?\d+) sent=(-?\d+) region=(\d+)')
+                    r'u=(-?\d+) sent=(-?\d+) region=(\d+) room=(-?\d+)')
 RX = re.compile(r'cnm_rx: dev=(\S+) da=(\S+) prio=\d+ qfb=\d+ cr=(\d+) '
                 r'tr=\d+ now=\d+ fb=(-?\d+)')
 MARK = re.compile(r'tracing_mark_write: (\S+)')
@@ -105,9 +107,16 @@ class CP:
         return qfh, qvh, u, region
 
 
-def sent_ok(s, t_ns):
+def bounded(s, size):
+    """The step that goes out: the law's, within the room if any."""
+    u, room = s[3], s[6]
+    return u if room < 0 else max(-room, min(size - room, u))
+
+
+def sent_ok(s, a):
     """A sample's step counted as its CNM's F_b in bytes, or 0."""
-    return s[4] in (0, kbps_bytes(fb_kbps(s[3], t_ns), t_ns))
+    u = bounded(s, a.s)
+    return s[4] in (0, kbps_bytes(fb_kbps(u, a.t_ns), a.t_ns))
 
 
 def check_cp(a, samples, marks, out):
@@ -138,7 +147,9 @@ def check_cp(a, samples, marks, out):
         got = cp.step(s[0], s[4])
         out['regions'][s[5]] += 1
         out['unsent'] += s[3] != 0 and s[4] == 0
-        if got != (s[1], s[2], s[3], s[5]) or not sent_ok(s, a.t_ns):
+        out['with_room'] += s[6] >= 0
+        out['bounded'] += bounded(s, a.s) != s[3]
+        if got != (s[1], s[2], s[3], s[5]) or not sent_ok(s, a):
             out['cp_mismatch'] += 1
             if len(out['errors']) < 5:
                 out['errors'].append('sample %d: q %d: trace %s, rule %s' %
@@ -184,7 +195,7 @@ def main():
             m = TX.search(line)
             if m and m.group(1) == a.dev and samples:
                 fb_to.setdefault(m.group(2), []).append(
-                    fb_kbps(samples[-1][3], a.t_ns))
+                    fb_kbps(bounded(samples[-1], a.s), a.t_ns))
                 continue
             m = RX.search(line)
             if m and m.group(1) in rx:
@@ -196,6 +207,7 @@ def main():
                 marks[m.group(1)] = len(samples)
     out = {'samples': len(samples), 'cp_mismatch': 0, 'regions': [0] * 4,
            'nonzero_u': sum(1 for s in samples if s[3]), 'unsent': 0,
+           'with_room': 0, 'bounded': 0,
            'rp_checked': 0,
            'rp_mismatch': 0, 'fb_to': fb_to, 'errors': []}
     check_cp(a, samples, marks, out)

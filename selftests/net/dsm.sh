@@ -8,6 +8,8 @@
 # event and every CNM applied a qcn:cnm_rx one: selftests/lib/dsm_check.py
 # replays them against the paper's rules, in exact integers apart from
 # core/dsm.c. Midway the CP's horizon goes from 4 to 0 (tc qdisc change).
+# A second run, with room on and the paper's gains: each step bounded
+# by its source's room, as dsm_check.py bounds it.
 # tshark decodes the CNMs s1 gets (version 1, F_b) with qcn.lua. Then, on
 # injected CNMs: the CPID rule, each CNM's react delay and jitter, and a
 # change of algo with rate limiters live.
@@ -17,6 +19,7 @@ ALL_TESTS="
 	cp_follows_the_paper
 	horizon_change_forgets
 	rp_follows_eq26
+	room_bounds
 	cnms_decoded
 	cpid_rule
 	react_jitter
@@ -45,20 +48,32 @@ H=20hz
 mkdir -p "$OUT"
 mac() { nsx "$(hns "$1")" cat "/sys/class/net/$1-eth/address"; }
 
-# The run, once: 6 s of traffic, the horizon 0 from 3.5 s on; in $WORK
-# the trace, the CNMs s1 captured, the CP's T and H.
-traffic() {
-	local h ep s=()
-	[ -z "${RAN:-}" ] || return 0
-	RAN=1
+# A run of $2 s into $1 (a directory): the trace, the CNMs s1 captured
+# and s1's MAC, the CP's T and H in T_NS and H_HZ, and check.json, the replay of the
+# trace by dsm_check.py with the arguments after $3. The CP takes the
+# options $3; its horizon goes from 4 to 0 at 3.5 s with "then-m". The
+# namespaces go, whatever happened.
+dsm_run() {
+	dsm_run_once "$@"
+	local rc=$?
+	cleanup
+	return $rc
+}
+
+dsm_run_once() {
+	local dir=$1 secs=$2 cpo=$3 h ep s=() then=0
+	shift 3
+	[ "${1:-}" = --then-m ] && then=1
+	mkdir -p "$dir"
 	star bridge s1 s2 d
 	for h in s1 s2; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE \
 			delay 5ms cp none lossless none || return 1
 	done
+	# shellcheck disable=SC2086 # $cpo: options, one word each
 	nsx sw tc qdisc replace dev sw-d root qcn rate $RATE delay 50us \
 		algo dsm cp egress sample arrival q_eq $Q0 i_s $S m 4 \
-		ha $H hb $H hc $H lossless none limit 40 seed 7 || return 1
+		$cpo lossless none limit 40 seed 7 || return 1
 	for h in s1 s2 d; do
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
 			rate $RATE delay 5ms algo dsm lossless none rl_limit 1000 \
@@ -69,35 +84,44 @@ traffic() {
 	echo 1 >"$TR/events/qcn/enable" || return 1
 	mesh_ping || return 1
 	serve d -b 500 -T 1
-	capture h-s1 s1-eth "$WORK/cnm.pcapng" "ether proto 0x22e7"
+	capture h-s1 s1-eth "$dir/cnm.pcapng" "ether proto 0x22e7"
 	ep=$(epoch_in 0.5)
 	for h in s1 s2; do
-		nsx "$(hns $h)" fcq-gen paced -e "$ep" -d 6 "$(addr d)" 20Mbps 0 \
-			15000000 >/dev/null &
+		nsx "$(hns $h)" fcq-gen paced -e "$ep" -d "$secs" "$(addr d)" \
+			20Mbps 0 $((secs * 2500000)) >/dev/null &
 		s+=($!)
 	done
-	until_ns $((ep + 35 * NS / 10))
-	nsx sw tc qdisc change dev sw-d root qcn m 0 || return 1
-	echo dsm-m0 >"$TR/trace_marker"
-	until_ns $((ep + 6 * NS))
+	if [ $then = 1 ]; then
+		until_ns $((ep + 35 * NS / 10))
+		nsx sw tc qdisc change dev sw-d root qcn m 0 || return 1
+		echo dsm-m0 >"$TR/trace_marker"
+	fi
+	until_ns $((ep + secs * NS))
 	# the senders stop (the hosts' RLs drain on); every CNM traced
 	# reaches s1 before its capture stops
 	kill "${s[@]}" 2>/dev/null
 	echo 0 >"$TR/events/qcn/enable"
 	sleep 0.3
 	capture_stop
-	cp "$TR/trace" "$WORK/trace"
+	cp "$TR/trace" "$dir/trace"
 	read -r T_NS H_HZ < <(xstats sw sw-d .qcn.dsm_t_ns .options.ha |
 		tr '\t' ' ')
-	nsx sw tc -s qdisc show dev sw-d >"$WORK/sw-d"
-	S1_MAC=$(mac s1)
-	nsx sw tc -s qdisc show dev sw-d >"$WORK/sw-d"
-	python3 "$HERE/../lib/dsm_check.py" "$WORK/trace" --dev sw-d \
+	nsx sw tc -s -j qdisc show dev sw-d >"$dir/sw-d.json"
+	nsx sw tc -s qdisc show dev sw-d >"$dir/sw-d"
+	mac s1 >"$dir/s1.mac"
+	python3 "$HERE/../lib/dsm_check.py" "$dir/trace" --dev sw-d \
 		--q0 $Q0 --s $S --t-ns "$T_NS" \
 		--h-mhz "$(awk -v h="$H_HZ" 'BEGIN { printf "%d", h * 1000 + 0.5 }')" --m 4 \
-		--then-m dsm-m0 0 --rp-dev s1-eth --rp-dev s2-eth \
-		--line $LINE --r-min $((LINE / 2000)) >"$WORK/check.json"
-	cleanup
+		"$@" --rp-dev s1-eth --rp-dev s2-eth \
+		--line $LINE --r-min $((LINE / 2000)) >"$dir/check.json"
+}
+
+# The run most cases read, once: 6 s with gains of H, the horizon 0 from
+# 3.5 s on; in $WORK.
+traffic() {
+	[ -z "${RAN:-}" ] || return 0
+	RAN=1
+	dsm_run "$WORK" 6 "ha $H hb $H hc $H" --then-m dsm-m0 0
 }
 
 check() { gojq -r "$1" "$WORK/check.json"; }
@@ -137,6 +161,34 @@ rp_follows_eq26() {
 	log_test "each CNM applied moves its rate limiter by F_b"
 }
 
+# room on, with the paper's gains (whose steps of up to C the
+# sources cannot take): each step within [-r, S - r] of its source's
+# rate r (bytes per T, from what it brought since the sample before),
+# exactly as dsm_check.py bounds it, the prediction counting the bounded
+# step; the bound used, and each use counted in dsm_bounded (which also
+# counts the samples after the trace stopped: the RLs drain on).
+room_bounds() {
+	local dir=$WORK/room n all traced bounded
+	if ! dsm_run "$dir" 3 "room on"; then
+		check_err 1 "the run failed"
+		log_test "room on bounds each step by its source's room"
+		return
+	fi
+	n=$(gojq -r '.[0].qcn.dsm_bounded' "$dir/sw-d.json")
+	all=$(gojq -r '.[0].qcn.samples' "$dir/sw-d.json")
+	traced=$(gojq -r .samples "$dir/check.json")
+	bounded=$(gojq -r .bounded "$dir/check.json")
+	ktap_note "T $T_NS ns, H $H_HZ Hz: $(gojq -c '{samples, with_room, bounded, cp_mismatch, regions, errors}' "$dir/check.json"); the CP's samples $all, dsm_bounded $n"
+	[ "$traced" -ge 30 ] &&
+		[ "$(gojq -r .cp_mismatch "$dir/check.json")" = 0 ] &&
+		[ "$(gojq -r .with_room "$dir/check.json")" -ge 30 ] &&
+		[ "$bounded" -ge 1 ] && [ "$n" -ge "$bounded" ] &&
+		[ "$n" -le $((bounded + all - traced)) ] &&
+		[ "$(gojq -r .rp_mismatch "$dir/check.json")" = 0 ]
+	check_err $? "$(gojq -r '.errors | join("; ")' "$dir/check.json")"
+	log_test "room on bounds each step by its source's room"
+}
+
 # The CNMs s1 received, decoded: all DSM's (version 1), their F_b, in
 # order, those of the samples before sw-d's cnm_tx events that named s1
 # (the capture ends after the trace, and may hold a few more).
@@ -146,7 +198,7 @@ cnms_decoded() {
 	dec=$(tshark -X lua_script:"$FCQ_TOP/tools/wireshark/qcn.lua" \
 		-r "$WORK/cnm.pcapng" -Y cnm -T fields -e cnm.version \
 		-e cnm.dsm_fb 2>/dev/null)
-	want=$(check ".fb_to[\"$S1_MAC\"] // [] | .[]")
+	want=$(check ".fb_to[\"$(cat "$WORK/s1.mac")\"] // [] | .[]")
 	bad=$(echo "$dec" | awk '$1 != 1' | wc -l)
 	ktap_note "CNMs to s1: $(echo "$dec" | grep -c .) decoded ($bad not version 1), $(echo "$want" | grep -c .) traced; F_b (kbit/s) from $(echo "$dec" | sort -k2 -n | head -n 1 | cut -f2) to $(echo "$dec" | sort -k2 -n | tail -n 1 | cut -f2)"
 	[ -n "$want" ] && [ "$bad" = 0 ] &&
@@ -280,5 +332,5 @@ algo_change() {
 
 tests_plan
 tests_run
-cp "$WORK"/* "$OUT/" 2>/dev/null
+cp -r "$WORK"/* "$OUT/" 2>/dev/null
 ktap_finish

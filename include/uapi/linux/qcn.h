@@ -128,6 +128,9 @@ enum {
 	TCA_QCN_DSM_HB,		/* u32, mHz: H_b; 0: the same */
 	TCA_QCN_DSM_HC,		/* u32, mHz: H_c; 0: the same */
 	TCA_QCN_DSM_OMEGA,	/* u32, Q16: omega; 0: the least consistent */
+	TCA_QCN_DSM_ROOM,	/* u8: 1, each step bounded by its source's
+				 * room; 0, the paper's (the default)
+				 */
 	__TCA_QCN_MAX
 };
 #define TCA_QCN_MAX		(__TCA_QCN_MAX - 1)
@@ -152,6 +155,7 @@ enum {
 	TCA_QCN_STATS_DSM_QVH,		/* s64, bytes: the last ^Q_v */
 	TCA_QCN_STATS_DSM_FB,		/* s64, kbit/s: the last F_b */
 	TCA_QCN_STATS_SAMPLE_NS,	/* ns from the first sample to the last */
+	TCA_QCN_STATS_DSM_BOUNDED,	/* steps the room bound cut */
 	__TCA_QCN_STATS_MAX
 };
 #define TCA_QCN_STATS_MAX	(__TCA_QCN_STATS_MAX - 1)
