@@ -73,8 +73,9 @@ struct qcn_flow {
 	u8 da[ETH_ALEN];
 	u8 prio;
 	u8 msdu_len;
-	u32 bytes;			/* buffered; 0: the entry is free */
+	u32 bytes;			/* buffered */
 	u32 arrived;			/* bytes since the CP's last sample */
+	/* bytes and arrived 0: the entry is free */
 	u8 msdu[FCQ_CNM_MSDU_MAX];	/* the start of the frame that made it */
 };
 
@@ -82,7 +83,7 @@ struct qcn_flow {
 struct qcn_cpoint {
 	struct qcn_cp cp;
 	struct qcn_flow flow[QCN_FLOWS];
-	u32 nflows;			/* entries with bytes buffered */
+	u32 nflows;			/* entries in use */
 	struct qcn_units units;
 	u16 *owner, *link;		/* the CulpritArray's words */
 	u8 *head_flow;			/* per head unit: its frame's flow */
@@ -175,9 +176,11 @@ static u8 msdu_copy(const struct sk_buff *skb, u8 *buf)
 
 /*
  * The flow entry of @skb's (SA, DA, prio), made if new; QCN_FLOWS: none.
- * The scan ends once it has passed every entry in use and a free one: a
- * port whose buffer holds a flow or two looks at a few entries per frame,
- * not all QCN_FLOWS.
+ * An entry is in use while its flow has bytes buffered or has brought
+ * some since the last sample (DSM's room needs each source's arrivals
+ * also where the queue is empty). The scan ends once it has passed every
+ * entry in use and a free one: a port whose buffer holds a flow or two
+ * looks at a few entries per frame, not all QCN_FLOWS.
  */
 static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
 		       u32 len)
@@ -188,7 +191,7 @@ static u32 flow_charge(struct qcn_cpoint *c, struct sk_buff *skb, u8 p,
 
 	for (i = 0; i < QCN_FLOWS; i++) {
 		f = &c->flow[i];
-		if (f->bytes) {
+		if (f->bytes || f->arrived) {
 			if (f->prio == p &&
 			    ether_addr_equal(f->sa, eth->h_source) &&
 			    ether_addr_equal(f->da, eth->h_dest)) {
@@ -324,13 +327,21 @@ static bool dsm_cnm(struct qcn_sched *owner, struct qcn_cpoint *c,
 	return true;
 }
 
-/* A sample was taken: each flow's arrivals count from here. */
+/*
+ * A sample was taken: each flow's arrivals count from here, and the
+ * entries of flows with nothing buffered are free.
+ */
 static void arrivals_restart(struct qcn_cpoint *c)
 {
+	struct qcn_flow *f;
 	u32 i;
 
-	for (i = 0; i < QCN_FLOWS; i++)
-		c->flow[i].arrived = 0;
+	for (i = 0; i < QCN_FLOWS; i++) {
+		f = &c->flow[i];
+		if (f->arrived && !f->bytes)
+			c->nflows--;
+		f->arrived = 0;
+	}
 }
 
 /*
@@ -489,7 +500,7 @@ static void cp_departure(struct qcn_sched *q, struct sk_buff *skb)
 		f = &c->flow[fi];
 		if (f->bytes) {
 			f->bytes -= min(f->bytes, qdisc_pkt_len(skb));
-			if (!f->bytes)
+			if (!f->bytes && !f->arrived)
 				c->nflows--;
 		}
 		if (cb->flow & QCN_CB_HEAD)

@@ -45,6 +45,7 @@ static const char *const algos[] = {
 	[QCN_ALGO_DSM] = "dsm",
 	[QCN_ALGO_DSM + 1] = NULL,
 };
+
 static const char *const offon[] = { "off", "on", NULL };
 static const char *const tables[] = {
 	[QCN_TABLE_FIXED] = "fixed",

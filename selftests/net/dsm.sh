@@ -49,10 +49,11 @@ mkdir -p "$OUT"
 mac() { nsx "$(hns "$1")" cat "/sys/class/net/$1-eth/address"; }
 
 # A run of $2 s into $1 (a directory): the trace, the CNMs s1 captured
-# and s1's MAC, the CP's T and H in T_NS and H_HZ, and check.json, the replay of the
-# trace by dsm_check.py with the arguments after $3. The CP takes the
-# options $3; its horizon goes from 4 to 0 at 3.5 s with "then-m". The
-# namespaces go, whatever happened.
+# and s1's MAC, the CP's T and H in T_NS and H_HZ, and check.json, the
+# replay of the trace by dsm_check.py with the arguments after $3 (its
+# --m at least). The CP takes the options $3 (its m at least); its
+# horizon goes from 4 to 0 at 3.5 s with "--then-m". The namespaces go,
+# whatever happened.
 dsm_run() {
 	dsm_run_once "$@"
 	local rc=$?
@@ -63,7 +64,7 @@ dsm_run() {
 dsm_run_once() {
 	local dir=$1 secs=$2 cpo=$3 h ep s=() then=0
 	shift 3
-	[ "${1:-}" = --then-m ] && then=1
+	case " $* " in *" --then-m "*) then=1 ;; esac
 	mkdir -p "$dir"
 	star bridge s1 s2 d
 	for h in s1 s2; do
@@ -72,7 +73,7 @@ dsm_run_once() {
 	done
 	# shellcheck disable=SC2086 # $cpo: options, one word each
 	nsx sw tc qdisc replace dev sw-d root qcn rate $RATE delay 50us \
-		algo dsm cp egress sample arrival q_eq $Q0 i_s $S m 4 \
+		algo dsm cp egress sample arrival q_eq $Q0 i_s $S \
 		$cpo lossless none limit 40 seed 7 || return 1
 	for h in s1 s2 d; do
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
@@ -111,7 +112,7 @@ dsm_run_once() {
 	mac s1 >"$dir/s1.mac"
 	python3 "$HERE/../lib/dsm_check.py" "$dir/trace" --dev sw-d \
 		--q0 $Q0 --s $S --t-ns "$T_NS" \
-		--h-mhz "$(awk -v h="$H_HZ" 'BEGIN { printf "%d", h * 1000 + 0.5 }')" --m 4 \
+		--h-mhz "$(awk -v h="$H_HZ" 'BEGIN { printf "%d", h * 1000 + 0.5 }')" \
 		"$@" --rp-dev s1-eth --rp-dev s2-eth \
 		--line $LINE --r-min $((LINE / 2000)) >"$dir/check.json"
 }
@@ -121,7 +122,7 @@ dsm_run_once() {
 traffic() {
 	[ -z "${RAN:-}" ] || return 0
 	RAN=1
-	dsm_run "$WORK" 6 "ha $H hb $H hc $H" --then-m dsm-m0 0
+	dsm_run "$WORK" 6 "m 4 ha $H hb $H hc $H" --m 4 --then-m dsm-m0 0
 }
 
 check() { gojq -r "$1" "$WORK/check.json"; }
@@ -162,14 +163,15 @@ rp_follows_eq26() {
 }
 
 # room on, with the paper's gains (whose steps of up to C the
-# sources cannot take): each step within [-r, S - r] of its source's
+# sources cannot take) and m 1 (the loop, 5 ms links each way, is about
+# one period): each step within [-r, S - r] of its source's
 # rate r (bytes per T, from what it brought since the sample before),
 # exactly as dsm_check.py bounds it, the prediction counting the bounded
 # step; the bound used, and each use counted in dsm_bounded (which also
 # counts the samples after the trace stopped: the RLs drain on).
 room_bounds() {
 	local dir=$WORK/room n all traced bounded
-	if ! dsm_run "$dir" 3 "room on"; then
+	if ! dsm_run "$dir" 3 "m 1 room on" --m 1; then
 		check_err 1 "the run failed"
 		log_test "room on bounds each step by its source's room"
 		return
