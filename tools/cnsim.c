@@ -38,6 +38,8 @@ struct sim {
 	struct dsm_cp cp_dsm;
 	struct qcn_cp cp_qcn;
 	double arr_frac;	/* QCN: arrived bytes short of a whole one */
+	double dsm_due;		/* DSM per_bytes: bytes arrived toward S */
+	u64 last_ns;		/* DSM: the last sample */
 	u32 rnd;
 	u64 rate[CNSIM_SRC_MAX];
 };
@@ -147,7 +149,9 @@ static void qcn_sent(struct sim *m, u32 j, double bytes, u64 now)
 		s->has_rl = false;
 }
 
-static void sample(struct sim *m, struct cnsim_res *r, u64 now, double q)
+/* A sample at @now of a queue of @q; DSM's the first or @dt_ns after one. */
+static void sample(struct sim *m, struct cnsim_res *r, u64 now, double q,
+		   u64 dt_ns)
 {
 	const struct cnsim_cfg *c = m->c;
 	u32 qb = q < 0 ? 0 : (u32)(q + 0.5);
@@ -166,7 +170,7 @@ static void sample(struct sim *m, struct cnsim_res *r, u64 now, double q)
 			u = dsm_room_bound(&c->dsm, u,
 					 dsm_src_rate(&c->dsm,
 						      (u64)m->s[j].arrived,
-						      c->t_ns, c->t_ns));
+						      dt_ns, c->t_ns));
 			dsm_cp_amend(&m->cp_dsm, &c->dsm, u);
 		}
 		if (u) {
@@ -280,8 +284,14 @@ int cnsim_run(const struct cnsim_cfg *c, struct cnsim_res *r,
 			q = c->buf;
 		}
 		if (c->algo == CNSIM_DSM) {
-			if (k % c->sub == 0) {
-				sample(m, r, now, q);
+			/* every T (the model's), or every S bytes arrived */
+			m->dsm_due += arr;
+			if (c->per_bytes ? m->dsm_due >= c->dsm.s :
+			    k % c->sub == 0) {
+				m->dsm_due = c->per_bytes ?
+					     m->dsm_due - c->dsm.s : 0;
+				sample(m, r, now, q, now - m->last_ns);
+				m->last_ns = now;
 				arrivals_reset(m);
 			}
 		} else {
@@ -293,7 +303,7 @@ int cnsim_run(const struct cnsim_cfg *c, struct cnsim_res *r,
 			m->arr_frac -= whole;
 			if (qcn_cp_due(&m->cp_qcn, whole))
 				do
-					sample(m, r, now, q);
+					sample(m, r, now, q, 0);
 				while (++n < 64 && qcn_cp_due(&m->cp_qcn, 0));
 		}
 		if (now >= c->from_ns) {

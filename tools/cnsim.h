@@ -12,7 +12,8 @@
  * probability of its share of the bytes that arrived meanwhile (the source
  * of a sampled frame), and reaches it tb_j later plus a delay drawn from
  * U(0, jitter) per feedback (the paper's time-varying feedback latency).
- * With room, DSM bounds each step by what its source can take.
+ * With room, DSM bounds each step by what its source can take; with
+ * per_bytes it samples every S bytes arrived, as the qdisc does.
  * Every source starts at C (or r0), as in the paper's experiments.
  */
 #ifndef FCQ_CNSIM_H
@@ -48,6 +49,7 @@ struct cnsim_cfg {
 	u32 seed;
 	u64 r0_bps;		/* every source's first rate; 0: C */
 	bool room;		/* DSM: each step bounded by dsm_room_bound() */
+	bool per_bytes;		/* DSM: a sample every S bytes arrived */
 	u32 n;			/* sources */
 	struct cnsim_src src[CNSIM_SRC_MAX];
 	struct dsm_cfg dsm;

@@ -30,6 +30,7 @@ struct opts {
 	u64 h[3];		/* mHz, 0: the paper's default */
 	u32 omega;		/* Q16, 0: the least consistent */
 	bool room;		/* DSM's steps bounded by their sources' room */
+	bool per_bytes;		/* DSM samples every S bytes arrived */
 	const char *trace, *cdf, *sweep;
 };
 
@@ -65,6 +66,8 @@ static void usage(FILE *f, int status)
 		"                         eq. 23 holds)\n"
 		"  -R, --room             DSM's steps bounded by what their source\n"
 		"                         can take (tc-qcn's room on; sweeps show both)\n"
+		"  -P, --per-bytes        DSM samples every S bytes arrived, as the\n"
+		"                         qdisc does, not every T\n"
 		"  -r, --start-rate RATE  the sources' first rate (default C)\n"
 		"  -t, --duration TIME    (default 0.5s)\n"
 		"  -f, --from TIME        statistics from here (default duration / 5)\n"
@@ -176,6 +179,7 @@ static void config(const struct opts *o, u32 seed, struct cnsim_cfg *c)
 	c->seed = seed;
 	c->r0_bps = o->r0_bps;
 	c->room = o->room;
+	c->per_bytes = o->per_bytes;
 }
 
 static FILE *trace_f;
@@ -383,6 +387,7 @@ int main(int argc, char **argv)
 		{ "seed", 1, NULL, 's' }, { "seeds", 1, NULL, 'N' },
 		{ "trace", 1, NULL, 4 }, { "cdf", 1, NULL, 5 },
 		{ "sweep", 1, NULL, 6 }, { "room", 0, NULL, 'R' },
+		{ "per-bytes", 0, NULL, 'P' },
 		{ "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -397,7 +402,7 @@ int main(int argc, char **argv)
 	int c;
 	u32 m;
 
-	while ((c = getopt_long(argc, argv, "a:c:n:d:D:j:b:q:S:m:w:r:t:f:s:N:Rh",
+	while ((c = getopt_long(argc, argv, "a:c:n:d:D:j:b:q:S:m:w:r:t:f:s:N:RPh",
 				lo, NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -486,6 +491,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			o.room = true;
+			break;
+		case 'P':
+			o.per_bytes = true;
 			break;
 		case 'h':
 			usage(stdout, 0);

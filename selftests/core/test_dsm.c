@@ -11,7 +11,8 @@
  * the model one source converging to q0 for m = 1, 4 and 10 where the
  * law designed without delay (m = 0) oscillates; the room bound
  * (dsm_src_rate(), dsm_room_bound()), and in the model the paper's five
- * sources at 300 us held at q0 with it, starved without it.
+ * sources at 300 us held at q0 with it, starved without it; and the model
+ * sampling per S bytes arrived, as the qdisc does.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -393,6 +394,38 @@ static void room_holds_q0(void **state)
 	(void)state;
 }
 
+/*
+ * Sampling every S bytes arrived, as the qdisc does (per_bytes): at the
+ * paper's 100 us the paper's CP cuts every source to the floor and then
+ * samples seldom, the link nearly idle (as on the wire), where a sample
+ * every T keeps it 0.6 used; with room the law holds q0 either way.
+ */
+static void per_bytes_starves(void **state)
+{
+	struct cnsim_res r[3];
+	struct cnsim_cfg c;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 5, 100000,
+			       128000, 64000, 100000, 2, 0);
+		c.dur_ns = 500000000;
+		c.from_ns = 100000000;
+		c.seed = 1;
+		c.per_bytes = i > 0;
+		c.room = i == 2;
+		assert_int_equal(cnsim_run(&c, &r[i], NULL, 0, NULL), 0);
+		print_message("per_bytes %d room %d: q %.0f empty %.3f util %.4f samples %llu\n",
+			      c.per_bytes, c.room, r[i].q_mean, r[i].p_empty,
+			      r[i].util, (unsigned long long)r[i].samples);
+	}
+	assert_true(r[0].util > 0.5);
+	assert_true(r[1].util < 0.2 && r[1].p_empty > 0.8);
+	assert_true(r[1].samples * 10 < r[0].samples);
+	assert_true(r[2].util > 0.98 && r[2].p_empty < 0.05);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +440,7 @@ int main(void)
 		cmocka_unit_test(converges_where_m0_oscillates),
 		cmocka_unit_test(room_bounds),
 		cmocka_unit_test(room_holds_q0),
+		cmocka_unit_test(per_bytes_starves),
 	};
 
 	return cmocka_run_group_tests_name("core/dsm", tests, NULL, NULL);
