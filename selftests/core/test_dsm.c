@@ -364,6 +364,28 @@ static void room_bounds(void **state)
 }
 
 /*
+ * The paper's five sources at C behind a loop of @tau_ns in cnsim, DSM
+ * with horizon @m, @room and @per_bytes as cnsim_cfg has them: into @r.
+ */
+static void five_sources(u64 tau_ns, u32 m, bool room, bool per_bytes,
+			 struct cnsim_res *r)
+{
+	struct cnsim_cfg c;
+
+	cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 5, tau_ns, 128000,
+		       64000, 100000, m, 0);
+	c.dur_ns = 500000000;
+	c.from_ns = 100000000;
+	c.seed = 1;
+	c.room = room;
+	c.per_bytes = per_bytes;
+	assert_int_equal(cnsim_run(&c, r, NULL, 0, NULL), 0);
+	print_message("room %d per_bytes %d: q %.0f sd %.0f empty %.3f util %.4f samples %llu\n",
+		      room, per_bytes, r->q_mean, r->q_sd, r->p_empty, r->util,
+		      (unsigned long long)r->samples);
+}
+
+/*
  * The paper's E1 at 300 us in the model (five sources at C, feedback to
  * the sampled one): the paper's CP asks steps the sources cannot take and
  * leaves the link idle half of the time; bounded by their room, the
@@ -372,21 +394,9 @@ static void room_bounds(void **state)
 static void room_holds_q0(void **state)
 {
 	struct cnsim_res r[2];
-	struct cnsim_cfg c;
-	int hr;
 
-	for (hr = 0; hr < 2; hr++) {
-		cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 5, 300000,
-			       128000, 64000, 100000, 4, 0);
-		c.dur_ns = 500000000;
-		c.from_ns = 100000000;
-		c.seed = 1;
-		c.room = hr;
-		assert_int_equal(cnsim_run(&c, &r[hr], NULL, 0, NULL), 0);
-		print_message("room %d: q %.0f sd %.0f empty %.3f util %.4f\n",
-			      hr, r[hr].q_mean, r[hr].q_sd, r[hr].p_empty,
-			      r[hr].util);
-	}
+	five_sources(300000, 4, false, false, &r[0]);
+	five_sources(300000, 4, true, false, &r[1]);
 	assert_true(r[0].p_empty > 0.3 && r[0].util < 0.8);
 	assert_true(r[1].q_mean > 60000 && r[1].q_mean < 68000);
 	assert_true(r[1].q_sd < 5000 && r[1].p_empty < 0.01);
@@ -403,22 +413,10 @@ static void room_holds_q0(void **state)
 static void per_bytes_starves(void **state)
 {
 	struct cnsim_res r[3];
-	struct cnsim_cfg c;
-	int i;
 
-	for (i = 0; i < 3; i++) {
-		cnsim_dumbbell(&c, CNSIM_DSM, 10000000000ULL, 5, 100000,
-			       128000, 64000, 100000, 2, 0);
-		c.dur_ns = 500000000;
-		c.from_ns = 100000000;
-		c.seed = 1;
-		c.per_bytes = i > 0;
-		c.room = i == 2;
-		assert_int_equal(cnsim_run(&c, &r[i], NULL, 0, NULL), 0);
-		print_message("per_bytes %d room %d: q %.0f empty %.3f util %.4f samples %llu\n",
-			      c.per_bytes, c.room, r[i].q_mean, r[i].p_empty,
-			      r[i].util, (unsigned long long)r[i].samples);
-	}
+	five_sources(100000, 2, false, false, &r[0]);
+	five_sources(100000, 2, false, true, &r[1]);
+	five_sources(100000, 2, true, true, &r[2]);
 	assert_true(r[0].util > 0.5);
 	assert_true(r[1].util < 0.2 && r[1].p_empty > 0.8);
 	assert_true(r[1].samples * 10 < r[0].samples);
