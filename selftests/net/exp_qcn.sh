@@ -9,7 +9,8 @@
 # the line and f6 to the idle e at 0.7; s2..s4 send to d at line rate
 # through three phases, s5 in the second only (it stops on time: fcq-gen
 # paced -d). fcq-exp measures each phase (its "phases" key); the suite
-# reads its report. Nothing is lost in any configuration; under C3 the
+# reads its report, and the CNMs each run traced (the file's "trace",
+# added here). Nothing is lost in any configuration; under C3 the
 # victim f6 keeps its rate and the flows to d share it fairly; under C2
 # f6 is slowed, and under C0 held back with f1.
 set -u
@@ -17,6 +18,7 @@ set -u
 ALL_TESTS="
 	runs_trusted
 	nothing_lost
+	cnms_traced
 	phases_measured
 	victim_kept_by_occupancy
 	victim_slowed_by_arrival
@@ -36,7 +38,7 @@ EXP=$TOP/experiments/qcn-b.exp
 b_run() {
 	[ -z "${B_RC:-}" ] || return 0
 	mkdir -p "$OUT"
-	exp_copy "$EXP" "$OUT/b.exp" -e 's/^seeds .*/seed 1/' \
+	exp_copy "$EXP" "$OUT/b.exp" -e 's/^seeds .*/seed 1\ntrace qcn:cnm_tx/' \
 		-e '/^scheme *\(C1-out-arr\|C4-in-det\) /d'
 	exp_run_stalled "$OUT/b" "$OUT/b.exp"
 	B_RC=$EXP_RC
@@ -70,6 +72,29 @@ nothing_lost() {
 	b_run
 	exp_check_lossless "$OUT/b/report.json"
 	log_test "every configuration: no stream lost, reordered or duplicated, no drop"
+}
+
+# Each run's trace.txt holds a cnm_tx event per CNM its switch sent while
+# the streams ran: with CPs (C2, C3) some, and never more than the qdiscs'
+# cnm_tx, which also counts any sent after the trace stopped; PAUSE alone
+# (C0) none.
+cnms_traced() {
+	local s d n x bad=
+	b_run
+	for s in C0-pause C2-in-arr C3-in-occ; do
+		d=$(echo "$OUT"/b/scheme-*-"$s"/seed-1)
+		n=$(grep -c 'cnm_tx:.* sent=1$' "$d/trace.txt" 2>/dev/null)
+		x=$(gojq '[.[] | .tc.qcn.cnm_tx // 0] | add' "$d/stats.json" 2>/dev/null)
+		case "$s:${n:-x}" in
+		C0-pause:0) [ "$x" = 0 ] || bad+=" $s: xstats cnm_tx $x" ;;
+		C0-pause:*) bad+=" $s: ${n:-no trace} traced" ;;
+		*:x | *:0) bad+=" $s: none traced (xstats $x)" ;;
+		*) [ "$n" -le "$x" ] || bad+=" $s: $n traced > xstats $x" ;;
+		esac
+		ktap_note "$s: $n cnm_tx traced, xstats cnm_tx $x"
+	done
+	check_err "$([ -z "$bad" ]; echo $?)" "$bad"
+	log_test "trace: every run's cnm_tx events in its trace.txt, none beyond the xstats"
 }
 
 # Per run: d's phases hold 4, 5 and 4 streams (f5 joins in the second and

@@ -21,6 +21,7 @@ ALL_TESTS="
 	phases_parsed
 	phases_metrics
 	phases_edge
+	trace_parsed
 	trusted_stalled_skipped
 "
 USAGE_MORE="TAP on stdout."
@@ -168,25 +169,38 @@ report_order_sweep() {
 
 # "phases" and a paced stream's SECONDS accepted, and a bad one of each
 # refused with its line and key named.
+# good_exp DIR LINES: DIR/good.exp, a star of 3 with one flow, LINES
+# (printf's format) from its line 3 on, and one scheme; whether it parses.
+good_exp() {
+	mkdir -p "$1"
+	printf '1\n0 1 3 100 1000 0\n' >"$1/flow.txt"
+	# shellcheck disable=SC2059 # $2: lines with their \n
+	printf "topology star:3\nflows flow.txt\n$2scheme a | pfc | pfc\n" \
+		>"$1/good.exp"
+	jobs "$1/good.exp"
+}
+
+# refused_at_3 DIR LINE: DIR/good.exp with its line 3 replaced by LINE is
+# refused (exit 1), the error naming line 3 and LINE's key.
+refused_at_3() {
+	local rc
+	sed "3c $2" "$1/good.exp" >"$1/bad.exp"
+	"$EXP" --jobs --out "$W/out" "$1/bad.exp" >/dev/null 2>"$W/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "bad.exp:3: ${2%% *}" "$W/err" && return
+	ktap_note "'$2': exit $rc, $(head -n 1 "$W/err")"
+	return 1
+}
+
 phases_parsed() {
-	local bad ok=0 rc
-	mkdir -p "$W/p"
-	printf '1\n0 1 3 100 1000 0\n' >"$W/p/flow.txt"
-	printf 'topology star:3\nflows flow.txt\nphases 4 4 2.5\npaced f1 0 2 20Mbps 0 150000000 12\nscheme a | pfc | pfc\n' \
-		>"$W/p/good.exp"
-	jobs "$W/p/good.exp" || ok=1
+	local bad ok=0
+	good_exp "$W/p" 'phases 4 4 2.5\npaced f1 0 2 20Mbps 0 150000000 12\n' || ok=1
 	# (the values go on as JSON numbers: no ".5", no "04")
 	for bad in "phases 4 0" "phases 4 x" "phases" "phases .5 4" "phases 04" \
 		"paced f1 0 2 20Mbps 0 1500 0" "paced f1 0 2 20Mbps 0 1500 -1" \
 		"paced f1 0 2 20Mbps 0 1500 2 9" "paced f1 0 2 20Mbps 0 1500 .5" \
 		"paced f1 0 02 20Mbps 0 1500"; do
-		sed "3c $bad" "$W/p/good.exp" >"$W/p/bad.exp"
-		"$EXP" --jobs --out "$W/out" "$W/p/bad.exp" >/dev/null 2>"$W/err"
-		rc=$?
-		[ $rc = 1 ] && grep -q "bad.exp:3: ${bad%% *}" "$W/err" || {
-			ok=1
-			ktap_note "'$bad': exit $rc, $(head -n 1 "$W/err")"
-		}
+		refused_at_3 "$W/p" "$bad" || ok=1
 	done
 	# phases, but no paced stream to measure
 	sed '/^paced /d' "$W/p/good.exp" >"$W/p/bad.exp"
@@ -195,6 +209,18 @@ phases_parsed() {
 	grep -q "phases measure paced streams" "$W/err" || ok=1
 	check_err $ok "good: $(head -n 1 "$W/err")"
 	log_test "phases and a paced stream's SECONDS: parsed, and bad values refused by line and key"
+}
+
+# trace: SYSTEM or SYSTEM:EVENT words; anything else refused by line.
+trace_parsed() {
+	local bad ok=0
+	good_exp "$W/t" 'trace qcn qcn:cnm_rx\n' || ok=1
+	for bad in "trace" "trace qcn:" "trace qcn/cnm_rx" "trace Qcn" \
+		"trace qcn:cnm_rx:x" "trace qcn *"; do
+		refused_at_3 "$W/t" "$bad" || ok=1
+	done
+	check_err $ok "good: $(head -n 1 "$W/err")"
+	log_test "trace: SYSTEM[:EVENT] words parsed, bad ones refused by line"
 }
 
 # tools/lib/phases.jq on streams of constant rates, against values worked

@@ -23,6 +23,8 @@
 #                         deepest switch queue and the incast receiver's,
 #                         the verdict
 #   progress              one line per step, for the runner that waits
+#   trace.txt             the events the experiment's `trace` names, from
+#                         before the epoch until the generators end
 #
 # Exit status: 0 done; 1 failed (a message says why); 3 done, but the
 # times cannot be trusted (summary.json "untrusted" says why).
@@ -62,7 +64,7 @@ hostq=${hostq//%s/$seed}
 dir=$out
 tag="[$sname seed $seed]"
 rm -f "$dir"/{scheme,seed,topology.txt,net.txt,flow.txt,fct.txt,lag.txt} \
-	"$dir"/{incomplete.txt,reordered.txt,errors.txt,stats.json,summary.json,progress}
+	"$dir"/{incomplete.txt,reordered.txt,errors.txt,stats.json,summary.json,progress,trace.txt}
 rm -f "$dir"/victim-*.jsonl "$dir"/paced-*.json "$dir/sinks.jsonl"
 echo "$sname" >"$dir/scheme"
 echo "$seed" >"$dir/seed"
@@ -80,11 +82,37 @@ fail() { progress "FAILED: $*"; die "$tag $*"; }
 . "$TOP/tools/lib/tune.sh"
 
 servers=() gens=() rdv=''
+
+# The tracepoints `trace` names (SYSTEM or SYSTEM:EVENT), on and off.
+TR=/sys/kernel/tracing
+traced=()
+trace_on() {
+	local t f
+	[ ${#traces[@]} -gt 0 ] || return 0
+	[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" ||
+		fail "trace: no tracefs at $TR"
+	echo 0 >"$TR/tracing_on"
+	echo 16384 >"$TR/buffer_size_kb"
+	echo >"$TR/trace"
+	for t in "${traces[@]}"; do
+		f=$TR/events/${t/://}/enable
+		[ -f "$f" ] || fail "trace $t: no such event here (is its module loaded?)"
+		echo 1 >"$f" && traced+=("$f")
+	done
+	echo 1 >"$TR/tracing_on"
+}
+trace_off() {
+	local f
+	[ ${#traced[@]} -gt 0 ] || return 0
+	for f in "${traced[@]}"; do echo 0 >"$f"; done
+	traced=()
+}
 cleanup() {
 	[ ${#gens[@]} = 0 ] || kill "${gens[@]}" 2>/dev/null
 	[ ${#servers[@]} = 0 ] || kill "${servers[@]}" 2>/dev/null
 	wait 2>/dev/null
 	[ -z "$rdv" ] || rm -rf "$rdv"
+	trace_off
 	fcq-net down
 	untune
 }
@@ -261,6 +289,7 @@ for p in "${paceds[@]}"; do
 	read -r _ _ _ _ pstart _ <<<"$p"
 	lead=$(awk -v l="$lead" -v s="$pstart" 'BEGIN { print (-s > l ? -s : l) }')
 done
+trace_on
 epoch=$(awk -v n="$(fcq-gen now)" -v h="$nh" -v l="$lead" 'BEGIN { printf "%.0f\n", n + 0.5e9 + h * 5e6 + l * 1e9 }')
 echo "$epoch" >"$rdv/epoch.tmp" && mv "$rdv/epoch.tmp" "$rdv/epoch"
 cpu0=$(head -n 1 /proc/stat)
@@ -315,6 +344,12 @@ while sleep 2; do
 done
 rc=0
 for g in "${gens[@]}"; do wait "$g" || rc=1; done
+if [ ${#traces[@]} -gt 0 ]; then
+	trace_off
+	cp "$TR/trace" "$dir/trace.txt"
+	grep -q 'LOST EVENTS' "$dir/trace.txt" &&
+		say "$tag trace.txt lost events: the trace buffer overflowed"
+fi
 # A sink reports a paced stream once every byte is in, or 1 s after its
 # end marker: give them 3 s. A stream held back (a rate limiter at its
 # floor) may still trickle in then, its marker far behind: the sinks then
