@@ -167,8 +167,6 @@ report_order_sweep() {
 	log_test "--report: schemes in the file's order, and the file's sweep"
 }
 
-# "phases" and a paced stream's SECONDS accepted, and a bad one of each
-# refused with its line and key named.
 # good_exp DIR LINES: DIR/good.exp, a star of 3 with one flow, LINES
 # (printf's format) from its line 3 on, and one scheme; whether it parses.
 good_exp() {
@@ -192,6 +190,8 @@ refused_at_3() {
 	return 1
 }
 
+# "phases" and a paced stream's SECONDS accepted, and a bad one of each
+# refused with its line and key named.
 phases_parsed() {
 	local bad ok=0
 	good_exp "$W/p" 'phases 4 4 2.5\npaced f1 0 2 20Mbps 0 150000000 12\n' || ok=1
