@@ -116,7 +116,7 @@ lags_lost() {
 	shift 2
 	echo "$a $b" | awk -v p="$*" '{ n = split(p, i, " ")
 		for (k = 1; k <= n; k++) { d = $(i[k] + 3) - $(i[k]); if (d > m) m = d }
-		print m + 0 }'
+		printf "%.0f\n", m }'
 }
 
 # Mean goodput (Mbit/s) of the streams from $2 in file $1, FROM..TO s (the

@@ -84,8 +84,9 @@ scenario() {
 		echo $(($(link_lost sw sw-d) - a))
 		[ $k != 1 ] || kill $f5
 	done >"$WORK/$name.phlag"
-	lags | awk 'NR == FNR { a[$1] = $2; next } { print $1, $2 - a[$1] }' \
-		"$WORK/$name.lag0" - >"$WORK/$name.lag"
+	lags | awk 'NR == FNR { a[$1] = $2; next }
+		{ printf "%s %.0f\n", $1, $2 - a[$1] }' "$WORK/$name.lag0" - \
+		>"$WORK/$name.lag"
 	# The counters and the trace once the CPs have stopped sending CNMs
 	# (what the senders had queued has left) and those in flight landed.
 	kill "${s[@]}" 2>/dev/null
