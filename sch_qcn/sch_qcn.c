@@ -111,6 +111,7 @@ struct qcn_sched {
 	u8 encap;			/* MSDU bytes a CNM carries */
 	u8 algo;			/* enum qcn_algo */
 	u8 dsm_room;			/* room on: each step within its source's */
+	u8 dsm_clock;			/* enum qcn_dsm_clock */
 	struct qcn_cp_cfg cfg;
 	struct dsm_cfg dsm;		/* q0 and S are cfg's q_eq and i_s */
 	u64 dsm_t_ns;			/* T: i_s at the port's rate */
@@ -154,6 +155,7 @@ static const struct nla_policy qcn_policy[TCA_QCN_MAX + 1] = {
 	[TCA_QCN_DSM_HC] = { .type = NLA_U32 },
 	[TCA_QCN_DSM_OMEGA] = { .type = NLA_U32 },	/* by hand: 0 .. 1000.0 */
 	[TCA_QCN_DSM_ROOM] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_QCN_DSM_CLOCK] = NLA_POLICY_MAX(NLA_U8, QCN_DSM_CLOCK_TIME),
 };
 
 static const struct fcq_scheme_ops qcn_ops;
@@ -379,6 +381,21 @@ static u32 cp_buffer(struct qcn_sched *owner, const struct sk_buff *skb,
 }
 
 /*
+ * Whether a frame of @len bytes arriving at @owner's CP @c is sampled:
+ * every i_s bytes, or with DSM's clock time the first frame T or more
+ * after the last sample (deviation 18), so that the period stays T where
+ * the port is not full. Under cp_lock.
+ */
+static bool cp_due(const struct qcn_sched *owner, struct qcn_cpoint *c,
+		   u32 len)
+{
+	if (owner->algo != QCN_ALGO_DSM ||
+	    owner->dsm_clock != QCN_DSM_CLOCK_TIME)
+		return qcn_cp_due(&c->cp, len);
+	return !c->samples || ktime_get_ns() - c->last_ns >= owner->dsm_t_ns;
+}
+
+/*
  * @skb (class @p) arrived at the CP of @owner; a CNM goes out of @to,
  * where the frames it may name came in. @mark QCN_CB_INGRESS: @owner is
  * the input, and its own cp and prio (read under its cp_lock) say whether
@@ -426,7 +443,7 @@ static void cp_arrival(struct qcn_sched *owner, struct fcq_port *to,
 			}
 		}
 	}
-	if (!qcn_cp_due(&c->cp, len))
+	if (!cp_due(owner, c, len))
 		goto unlock;
 	qs = cp_buffer(owner, skb, p, mark);
 	if (!cp_sample(owner, c, qs, &m, &qoff, &qdelta, &dfb))
@@ -655,7 +672,8 @@ static int qcn_dump(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_QCN_DSM_HB, q->dsm_h_eff[1]) ||
 	    nla_put_u32(skb, TCA_QCN_DSM_HC, q->dsm_h_eff[2]) ||
 	    nla_put_u32(skb, TCA_QCN_DSM_OMEGA, q->dsm.omega) ||
-	    nla_put_u8(skb, TCA_QCN_DSM_ROOM, q->dsm_room))
+	    nla_put_u8(skb, TCA_QCN_DSM_ROOM, q->dsm_room) ||
+	    nla_put_u8(skb, TCA_QCN_DSM_CLOCK, q->dsm_clock))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -813,7 +831,7 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	u32 unit, nunits, seed, h[3] = {}, h_eff[3] = {}, omega;
 	struct fcq_port_cfg pcfg;
 	struct dsm_cfg dsm = {};
-	u8 algo = q->algo, room = q->dsm_room;
+	u8 algo = q->algo, room = q->dsm_room, clock = q->dsm_clock;
 	u64 t_ns;
 	int err;
 
@@ -868,6 +886,8 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 		algo = nla_get_u8(tb[TCA_QCN_ALGO]);
 	if (tb[TCA_QCN_DSM_ROOM])
 		room = nla_get_u8(tb[TCA_QCN_DSM_ROOM]);
+	if (tb[TCA_QCN_DSM_CLOCK])
+		clock = nla_get_u8(tb[TCA_QCN_DSM_CLOCK]);
 	err = dsm_config(q, tb, algo, &cfg, &pcfg, &dsm, &t_ns, h, h_eff,
 			 &omega, extack);
 	if (err)
@@ -901,6 +921,7 @@ static int qcn_change(struct Qdisc *sch, struct nlattr *opt,
 	memcpy(q->dsm_h_eff, h_eff, sizeof(h_eff));
 	q->dsm_omega = omega;
 	q->dsm_room = room;
+	q->dsm_clock = clock;
 	spin_unlock_bh(&q->cp_lock);
 	sch_tree_unlock(sch);
 	return 0;

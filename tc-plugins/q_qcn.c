@@ -19,7 +19,7 @@ static void explain(void)
 		"  [ prio PRIO ] [ q_eq SIZE ] [ w N ] [ i_s SIZE ] [ table fixed | std ]\n"
 		"  [ b_out SIZE ] [ unit SIZE ] [ units N ] [ probes N ] [ encap BYTES ]\n"
 		"  [ seed N ] [ algo qcn | dsm ] [ m N ] [ ha FREQ ] [ hb FREQ ]\n"
-		"  [ hc FREQ ] [ omega W ] [ room off | on ]\n"
+		"  [ hc FREQ ] [ omega W ] [ room off | on ] [ clock bytes | time ]\n"
 		FCQ_PORT_USAGE
 		"FREQ := 160hz | 20khz ... | default   (DSM's H_a, H_b, H_c; each below 2/T)\n"
 		"W := 5 | 5.875 ... | default\n"
@@ -47,6 +47,11 @@ static const char *const algos[] = {
 };
 
 static const char *const offon[] = { "off", "on", NULL };
+static const char *const clocks[] = {
+	[QCN_DSM_CLOCK_BYTES] = "bytes",
+	[QCN_DSM_CLOCK_TIME] = "time",
+	[QCN_DSM_CLOCK_TIME + 1] = NULL,
+};
 static const char *const tables[] = {
 	[QCN_TABLE_FIXED] = "fixed",
 	[QCN_TABLE_STD] = "std",
@@ -87,6 +92,7 @@ static const struct fcq_word_opt word_opts[] = {
 	{ "table", TCA_QCN_TABLE, tables, 0 },
 	{ "algo", TCA_QCN_ALGO, algos, 0 },
 	{ "room", TCA_QCN_DSM_ROOM, offon, 0 },
+	{ "clock", TCA_QCN_DSM_CLOCK, clocks, 0 },
 };
 
 static int qcn_parse_opt(struct qdisc_util *qu, int argc, char **argv,
@@ -129,6 +135,7 @@ static int qcn_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	fcq_print_freq("hc", tb[TCA_QCN_DSM_HC]);
 	fcq_print_q16("omega", tb[TCA_QCN_DSM_OMEGA]);
 	fcq_print_word("room", tb[TCA_QCN_DSM_ROOM], offon, 0);
+	fcq_print_word("clock", tb[TCA_QCN_DSM_CLOCK], clocks, 0);
 	return 0;
 }
 

@@ -9,7 +9,8 @@
 # replays them against the paper's rules, in exact integers apart from
 # core/dsm.c. Midway the CP's horizon goes from 4 to 0 (tc qdisc change).
 # A second run, with room on and the paper's gains: each step bounded
-# by its source's room, as dsm_check.py bounds it.
+# by its source's room, as dsm_check.py bounds it. A third, with clock
+# time: a sample every T whether the port is under- or overloaded.
 # tshark decodes the CNMs s1 gets (version 1, F_b) with qcn.lua. Then, on
 # injected CNMs: the CPID rule, each CNM's react delay and jitter, and a
 # change of algo with rate limiters live.
@@ -20,6 +21,7 @@ ALL_TESTS="
 	horizon_change_forgets
 	rp_follows_eq26
 	room_bounds
+	clock_time_every_t
 	cnms_decoded
 	cpid_rule
 	react_jitter
@@ -189,6 +191,70 @@ room_bounds() {
 		[ "$(gojq -r .rp_mismatch "$dir/check.json")" = 0 ]
 	check_err $? "$(gojq -r '.errors | join("; ")' "$dir/check.json")"
 	log_test "room on bounds each step by its source's room"
+}
+
+# clock time: a sample at the first frame T or more after the last, so
+# every T whatever arrives. s1 sends 10 Mbit/s to d for 1.5 s (half the
+# port's rate: per bytes a sample would come every 2 T), then s2 joins at
+# 20 Mbit/s for 1.5 s (1.5 times the rate; the full buffer admits what
+# leaves, so per bytes too a sample every T). The hosts have no RP, so
+# the rates stay. With clock bytes the 90th percentile was 1.86 T. The gaps between samples in the trace: their
+# 10th and 90th percentiles within 0.95 and 1.25 T (a frame arrives
+# every 0.27 to 0.8 ms, T is 10.24 ms; the trace stamps each sample a
+# little after its clock read). A run whose sw-d lost over 10 % of its
+# link time to host stalls is not judged.
+clock_time_every_t() {
+	local h ep lost s=() t_ns gaps
+	star bridge s1 s2 d
+	for h in s1 s2; do
+		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE \
+			cp none lossless none
+	done
+	nsx sw tc qdisc replace dev sw-d root qcn rate $RATE algo dsm \
+		cp egress sample arrival q_eq $Q0 i_s $S m 4 ha $H hb $H \
+		hc $H clock time lossless none limit 40
+	check_err $? "sw-d's qdisc"
+	mesh_ping
+	check_err $? "the hosts do not reach each other"
+	serve d -b 500 -T 1
+	echo >"$TR/trace"
+	echo 1 >"$TR/events/qcn/dsm_sample/enable"
+	ep=$(epoch_in 0.5)
+	nsx h-s1 fcq-gen paced -e "$ep" -d 3 "$(addr d)" 10Mbps 0 \
+		4000000 >/dev/null &
+	s+=($!)
+	nsx h-s2 fcq-gen paced -e "$ep" -d 1.5 "$(addr d)" 20Mbps 1.5 \
+		4000000 >/dev/null &
+	s+=($!)
+	lost=$(link_lost sw sw-d)
+	until_ns $((ep + 3 * NS))
+	echo 0 >"$TR/events/qcn/dsm_sample/enable"
+	lost=$(($(link_lost sw sw-d) - lost))
+	kill "${s[@]}" 2>/dev/null
+	t_ns=$(xstat sw sw-d .qcn.dsm_t_ns)
+	# the gaps (T) from the second sample on, sorted
+	gaps=$(awk -v t="$t_ns" '/dsm_sample: dev=sw-d / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) s = $i + 0
+		if (n++) printf "%.3f\n", (s - last) * 1e9 / t; last = s }' \
+		"$TR/trace" | sort -n)
+	cp "$TR/trace" "$WORK/clock.trace"
+	cleanup
+	ktap_note "$(echo "$gaps" | grep -c .) gaps, in T ($t_ns ns): 10th percentile $(pct 10 "$gaps"), median $(pct 50 "$gaps"), 90th $(pct 90 "$gaps"); sw-d lost $((lost / 1000000)) ms to host stalls"
+	if [ "$lost" -gt $((3 * NS / 10)) ]; then
+		check_skip "the host stalled sw-d for $((lost / 1000000)) ms of 3 s"
+	else
+		[ "$(echo "$gaps" | grep -c .)" -ge 200 ] &&
+			awk -v a="$(pct 10 "$gaps")" -v b="$(pct 90 "$gaps")" \
+				'BEGIN { exit !(a >= 0.95 && b <= 1.25) }'
+		check_err $? "gaps $(pct 10 "$gaps") to $(pct 90 "$gaps") T"
+	fi
+	log_test "clock time samples every T, the port under- or overloaded"
+}
+
+# The $1-th percentile of the sorted numbers $2, one a line.
+pct() {
+	echo "$2" | awk -v p="$1" '{ v[NR] = $1 }
+		END { i = int(NR * p / 100 + 0.5); if (i < 1) i = 1; print v[i] }'
 }
 
 # The CNMs s1 received, decoded: all DSM's (version 1), their F_b, in

@@ -86,6 +86,12 @@ enum qcn_algo {
 	QCN_ALGO_DSM,		/* DSM: a signed rate step, r <- r + F_b */
 };
 
+/* When a DSM CP samples. */
+enum qcn_dsm_clock {
+	QCN_DSM_CLOCK_BYTES,	/* every i_s bytes arrived (the default) */
+	QCN_DSM_CLOCK_TIME,	/* at the first arrival T after the last */
+};
+
 enum qcn_cp_at {
 	QCN_CP_AT_NONE,	/* no congestion point: PAUSE only */
 	QCN_CP_AT_EGRESS,	/* the standard's: each output class */
@@ -131,6 +137,7 @@ enum {
 	TCA_QCN_DSM_ROOM,	/* u8: 1, each step bounded by its source's
 				 * room; 0, the paper's (the default)
 				 */
+	TCA_QCN_DSM_CLOCK,	/* u8: enum qcn_dsm_clock */
 	__TCA_QCN_MAX
 };
 #define TCA_QCN_MAX		(__TCA_QCN_MAX - 1)
