@@ -45,6 +45,7 @@
 #include "../core/kp.h"
 #include "../core/pause.h"
 #include "../core/pfc.h"
+#include "../core/pfcwd.h"
 #include "../core/qhist.h"
 
 #define FCQ_MAX_PORTS		256		/* per switch */
@@ -165,6 +166,10 @@ struct fcq_port_cfg {
 	u16 pause_quanta;
 	u32 refresh;		/* ns, 0 = half the pause */
 	struct fcq_ecn ecn;
+	/* the PFC watchdog (pfcwd.c) */
+	u32 pfcwd_detect;	/* ns, 0 = off */
+	u32 pfcwd_restore;	/* ns */
+	u8 pfcwd_action;	/* enum fcq_pfcwd_action */
 };
 
 /*
@@ -193,6 +198,7 @@ struct fcq_port_stats {
 	u64 drop_lossy;
 	u64 drop_limit;
 	u64 drop_gso;
+	u64 drop_pfcwd;
 	u64 ecn_marked;
 	u64 tx_packets[FCQ_NUM_PRIO];
 	u64 tx_bytes[FCQ_NUM_PRIO];
@@ -208,6 +214,7 @@ struct fcq_port_stats {
 	u64 rx_ext;
 	u64 rx_keys_bad;	/* keyed frames with a bad key list */
 	u64 kp_rx_coarse;	/* keyed frames honoured as class pauses */
+	u64 pfcwd_ignored;	/* keyed pauses of a class in storm */
 	u64 pfc_rx[FCQ_NUM_PRIO];
 };
 
@@ -285,6 +292,18 @@ struct fcq_port {
 	struct nf_hook_ops nfho;
 	bool hooked;
 
+	/*
+	 * The PFC watchdog (pfcwd.c), under the root lock. Classes in storm
+	 * whose peer's pauses are ignored (drop, forward) are in pfcwd_free,
+	 * which fcq_port_paused() reads; pfcwd_rx is when the peer last sent
+	 * a pause of the class (the receive hook's, READ_ONCE).
+	 */
+	struct fcq_pfcwd pfcwd[FCQ_NUM_PRIO];
+	u8 pfcwd_storm;			/* classes in storm (READ_ONCE) */
+	u8 pfcwd_free;			/* of them, pauses ignored */
+	u8 pfcwd_drop;			/* of them, packets dropped */
+	u64 pfcwd_rx[FCQ_NUM_PRIO];
+
 	struct fcq_port_stats st;
 	struct fcq_qhist qhist;		/* data queued, bytes (root lock) */
 };
@@ -298,7 +317,8 @@ static inline struct fcq_port *fcq_port(struct Qdisc *sch)
 static inline bool fcq_port_paused(const struct fcq_port *port, u8 prio,
 				   u64 now)
 {
-	return now < READ_ONCE(port->pause[prio].until);
+	return now < READ_ONCE(port->pause[prio].until) &&
+	       !(READ_ONCE(port->pfcwd_free) & BIT(prio));
 }
 
 /*
@@ -363,6 +383,15 @@ int fcq_port_frames_enable(struct fcq_port *port);
  */
 bool fcq_port_frame_request(struct fcq_port *port, const u8 *frame, u16 len,
 			    __be16 proto);
+
+/*
+ * pfcwd.c: poll the PFC watchdog of every class at @now (root lock);
+ * returns when it must next be polled, U64_MAX: at no particular time.
+ */
+u64 fcq_pfcwd_run(struct fcq_port *port, u64 now);
+/* The watchdog ignores the peer's pauses of class @p (lockless). */
+bool fcq_pfcwd_ignores(const struct fcq_port *port, u8 p);
+void fcq_pfcwd_reset(struct fcq_port *port);
 
 /* rx.c */
 int fcq_rx_register(struct fcq_port *port, struct netlink_ext_ack *extack);
@@ -502,6 +531,8 @@ void fcq_genl_pause_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
 			  const u16 *quanta, u32 pause_ns, u64 time);
 void fcq_genl_keys_event(struct fcq_port *port, enum fcq_event ev,
 			 const struct fcq_ext *f, u64 time);
+void fcq_genl_pfcwd_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
+			  u8 action, u64 time);
 
 /* Option parsing, shared by the schemes. */
 

@@ -150,6 +150,24 @@ void fcq_genl_keys_event(struct fcq_port *port, enum fcq_event ev,
 	event_send(port, msg, hdr);
 }
 
+/* The PFC watchdog put classes @mask in storm, or back to normal. */
+void fcq_genl_pfcwd_event(struct fcq_port *port, enum fcq_event ev, u8 mask,
+			  u8 action, u64 time)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = event_start(port, ev, time, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_u8(msg, FCQ_A_PRIO_MASK, mask) ||
+	    nla_put_u8(msg, FCQ_A_ACTION, action)) {
+		nlmsg_free(msg);
+		return;
+	}
+	event_send(port, msg, hdr);
+}
+
 int fcq_genl_register(void)
 {
 	return genl_register_family(&fcq_genl_family);

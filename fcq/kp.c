@@ -225,8 +225,15 @@ unsigned int fcq_kp_rx(struct fcq_port *port, struct sk_buff *skb,
 		spin_unlock(&port->pause_lock);
 		return NF_STOLEN;
 	}
+	if (pause)
+		WRITE_ONCE(port->pfcwd_rx[f->prio], now);
 	if (!b || (f->count && fcq_key_wire_type(f->key_type) != port->key_type)) {
 		rx_coarse(port, f, now);
+		goto out;
+	}
+	/* A class in storm holds nothing for its peer (pfcwd.c). */
+	if (pause && fcq_pfcwd_ignores(port, f->prio)) {
+		port->st.pfcwd_ignored++;
 		goto out;
 	}
 	if (pause)

@@ -384,7 +384,8 @@ static bool link_idle(const struct fcq_port *port)
 {
 	u8 want = port->sends_pfc ? READ_ONCE(port->xoff_want) : 0;
 
-	return !port->sch->q.qlen && want == port->xoff_sent &&
+	return !port->sch->q.qlen && !port->pfcwd_storm &&
+	       want == port->xoff_sent &&
 	       port->refresh_at == U64_MAX && !READ_ONCE(port->tp_want) &&
 	       !READ_ONCE(port->kp_dirty) && !READ_ONCE(port->fr_want);
 }
@@ -407,16 +408,39 @@ static void count_lag(struct fcq_port *port, u64 *behind, u64 eligible,
 	*behind = U64_MAX;
 }
 
+/*
+ * A packet of a class in storm that pick handed over (pfcwd.c: drop): it
+ * leaves the switch without taking the serializer.
+ */
+static void pfcwd_drop(struct fcq_port *port, struct sk_buff *skb, u64 now)
+{
+	struct fcq_skb_cb *cb = fcq_cb(skb);
+	u32 len = qdisc_pkt_len(skb);
+
+	port->st.backlog[cb->prio] -= len;
+	fcq_qhist_set(&port->qhist, now, port->qhist.level - len);
+	fcq_switch_release(port, skb, now);
+	port->st.drops[cb->prio]++;
+	port->st.drop_pfcwd++;
+	trace_drop(port->dev, cb->prio, FCQ_DROP_PFCWD, len);
+	qdisc_qstats_backlog_dec(port->sch, skb);
+	qdisc_qstats_drop(port->sch);
+	port->sch->q.qlen--;
+	kfree_skb(skb);
+}
+
 struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 {
 	struct Qdisc *sch = port->sch;
-	u64 now, retry = U64_MAX, next, start, eligible, behind;
+	u64 now, retry = U64_MAX, next, start, eligible, behind, wd = U64_MAX;
 	struct fcq_skb_cb *cb;
 	struct sk_buff *skb;
 
 	if (link_idle(port))
 		return NULL;
 	now = ktime_get_ns();
+	if (port->cfg.pfcwd_detect || port->pfcwd_storm)
+		wd = fcq_pfcwd_run(port, now);
 	pause_tx(port, now);
 	/* Where the serializer would be had the stall been replayed. */
 	behind = port->tx_free;
@@ -439,13 +463,20 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		if (!skb)
 			break;
 		cb = fcq_cb(skb);
+		if (unlikely(port->pfcwd_drop & BIT(cb->prio))) {
+			pfcwd_drop(port, skb, now);
+			continue;
+		}
 		/*
 		 * Not before it arrived, nor before its class's pause ended,
 		 * nor before the last keyed resume (it may have released this
 		 * one: a flow's hold is no stall of the emulator), nor before
-		 * the scheme's own hold of it ended.
+		 * the scheme's own hold of it ended. A pause the watchdog
+		 * ignores does not count.
 		 */
-		eligible = max3(cb->time, READ_ONCE(port->pause[cb->prio].until),
+		eligible = max3(cb->time,
+				port->pfcwd_free & BIT(cb->prio) ? 0 :
+				READ_ONCE(port->pause[cb->prio].until),
 				max(port->kp_resumed_at, port->held_until));
 		start = max(port->tx_free, eligible);
 		count_lag(port, &behind, eligible, start);
@@ -486,6 +517,7 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 	}
 	next = min(next, port->refresh_at);
 	next = min(next, port->kp_retry_at);
+	next = min(next, wd);
 	if (next != U64_MAX)
 		qdisc_watchdog_schedule_ns(&port->wd, next);
 	return NULL;

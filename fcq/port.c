@@ -23,6 +23,7 @@
 #define FCQ_LIMIT_MAX		1000000
 #define FCQ_BUFFER_MIN		(16 << 10)
 #define FCQ_BUFFER_MAX		(1U << 31)
+#define FCQ_PFCWD_RESTORE	(200 * NSEC_PER_MSEC)	/* as SONiC's pfcwd */
 
 static void fcq_default_cfg(struct fcq_port_cfg *c)
 {
@@ -41,6 +42,8 @@ static void fcq_default_cfg(struct fcq_port_cfg *c)
 	c->reserve = 4 << 10;
 	c->response = 200 * NSEC_PER_USEC;	/* see Documentation/pfc.rst */
 	c->pause_quanta = FCQ_QUANTA_MAX;
+	c->pfcwd_restore = FCQ_PFCWD_RESTORE;
+	c->pfcwd_action = FCQ_PFCWD_DROP;
 }
 
 /* The largest frame the port sends, as the wire sees it. */
@@ -89,6 +92,9 @@ static const struct nla_policy fcq_port_policy[TCA_FCQ_MAX + 1] = {
 	[TCA_FCQ_ECN_KMAX] = { .type = NLA_U32 },
 	[TCA_FCQ_ECN_PMAX] = { .type = NLA_U32 },
 	[TCA_FCQ_SCHEME] = { .type = NLA_NESTED },
+	[TCA_FCQ_PFCWD_DETECT] = { .type = NLA_U32 },
+	[TCA_FCQ_PFCWD_RESTORE] = { .type = NLA_U32 },
+	[TCA_FCQ_PFCWD_ACTION] = NLA_POLICY_MAX(NLA_U8, FCQ_PFCWD_ALERT),
 };
 
 /* Elements are u8 or u32: the nest's policy has checked each one's length. */
@@ -183,6 +189,8 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr *opt,
 		c->lossless = nla_get_u8(pt[TCA_FCQ_LOSSLESS]);
 	if (pt[TCA_FCQ_PAUSE_QUANTA])
 		c->pause_quanta = nla_get_u16(pt[TCA_FCQ_PAUSE_QUANTA]);
+	if (pt[TCA_FCQ_PFCWD_ACTION])
+		c->pfcwd_action = nla_get_u8(pt[TCA_FCQ_PFCWD_ACTION]);
 
 	err = fcq_get_u32(pt[TCA_FCQ_DELAY], 0, FCQ_TIME_MAX, &c->delay,
 			  "delay must be at most 1s", extack) ?:
@@ -217,9 +225,22 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr *opt,
 	      fcq_get_u32(pt[TCA_FCQ_ECN_KMAX], 0, FCQ_BUFFER_MAX, &c->ecn.kmax,
 			  "ecn kmax must be at most 2GiB", extack) ?:
 	      fcq_get_u32(pt[TCA_FCQ_ECN_PMAX], 0, FCQ_ECN_PROB_ONE,
-			  &c->ecn.pmax, "ecn pmax must be in [0, 1]", extack);
+			  &c->ecn.pmax, "ecn pmax must be in [0, 1]", extack) ?:
+	      fcq_get_u32(pt[TCA_FCQ_PFCWD_RESTORE], NSEC_PER_MSEC,
+			  FCQ_LONG_MAX, &c->pfcwd_restore,
+			  "pfcwd_restore must be 1ms..4s", extack);
 	if (err)
 		return err;
+	if (pt[TCA_FCQ_PFCWD_DETECT]) {
+		u32 d = nla_get_u32(pt[TCA_FCQ_PFCWD_DETECT]);
+
+		if (d && (d < NSEC_PER_MSEC || d > FCQ_LONG_MAX)) {
+			NL_SET_ERR_MSG_ATTR(extack, pt[TCA_FCQ_PFCWD_DETECT],
+					    "pfcwd must be off or 1ms..4s");
+			return -EINVAL;
+		}
+		c->pfcwd_detect = d;
+	}
 
 	if (c->ecn.kmax && c->ecn.kmin > c->ecn.kmax) {
 		NL_SET_ERR_MSG_ATTR(extack,
@@ -279,6 +300,9 @@ void fcq_port_apply(struct fcq_port *port, const struct fcq_port_cfg *c)
 	WRITE_ONCE(o->ecn.kmin, c->ecn.kmin);
 	WRITE_ONCE(o->ecn.kmax, c->ecn.kmax);
 	WRITE_ONCE(o->ecn.pmax, c->ecn.pmax);
+	WRITE_ONCE(o->pfcwd_detect, c->pfcwd_detect);
+	WRITE_ONCE(o->pfcwd_restore, c->pfcwd_restore);
+	WRITE_ONCE(o->pfcwd_action, c->pfcwd_action);
 	WRITE_ONCE(port->headroom, headroom_of(port, o));
 	fcq_switch_update(port);
 }
@@ -385,6 +409,7 @@ void fcq_port_reset(struct Qdisc *sch)
 	local_bh_enable();
 	fcq_link_purge(port);
 	fcq_kp_reset(port);
+	fcq_pfcwd_reset(port);
 	memset(port->st.backlog, 0, sizeof(port->st.backlog));
 	fcq_qhist_set(&port->qhist, now, 0);
 	sch->q.qlen = 0;
@@ -482,6 +507,9 @@ static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
 	cb->ctrl = false;
 	cb->scheme = 0;
 
+	if (unlikely(port->pfcwd_drop & BIT(cb->prio)))
+		return drop(port, skb, cb->prio, FCQ_DROP_PFCWD,
+			    &port->st.drop_pfcwd, to_free);
 	if (unlikely(sch->q.qlen >= port->cfg.limit))
 		return drop(port, skb, cb->prio, FCQ_DROP_LIMIT,
 			    &port->st.drop_limit, to_free);
@@ -595,7 +623,11 @@ static int dump_port_opts(struct fcq_port *port, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_FCQ_REFRESH, READ_ONCE(c->refresh)) ||
 	    nla_put_u32(skb, TCA_FCQ_ECN_KMIN, READ_ONCE(c->ecn.kmin)) ||
 	    nla_put_u32(skb, TCA_FCQ_ECN_KMAX, READ_ONCE(c->ecn.kmax)) ||
-	    nla_put_u32(skb, TCA_FCQ_ECN_PMAX, READ_ONCE(c->ecn.pmax)))
+	    nla_put_u32(skb, TCA_FCQ_ECN_PMAX, READ_ONCE(c->ecn.pmax)) ||
+	    nla_put_u32(skb, TCA_FCQ_PFCWD_DETECT, READ_ONCE(c->pfcwd_detect)) ||
+	    nla_put_u32(skb, TCA_FCQ_PFCWD_RESTORE,
+			READ_ONCE(c->pfcwd_restore)) ||
+	    nla_put_u8(skb, TCA_FCQ_PFCWD_ACTION, READ_ONCE(c->pfcwd_action)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -625,7 +657,7 @@ EXPORT_SYMBOL_GPL(fcq_port_dump);
 
 static int dump_prio(struct sk_buff *skb, struct fcq_port *port, int p,
 		     const struct fcq_port_stats *st,
-		     const struct fcq_ingress_stats *in, u64 paused)
+		     const struct fcq_ingress_stats *in, u64 paused, u64 storms)
 {
 	struct nlattr *nest = nla_nest_start_noflag(skb, TCA_FCQ_STATS_PRIO);
 
@@ -649,7 +681,9 @@ static int dump_prio(struct sk_buff *skb, struct fcq_port *port, int p,
 	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_XON, in->xon[p],
 			      TCA_FCQ_PRIO_PAD) ||
 	    nla_put_u32(skb, TCA_FCQ_PRIO_INGRESS, in->bytes[p]) ||
-	    nla_put_u32(skb, TCA_FCQ_PRIO_HEADROOM_MAX, in->hdrm_max[p]))
+	    nla_put_u32(skb, TCA_FCQ_PRIO_HEADROOM_MAX, in->hdrm_max[p]) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_PRIO_PFCWD_STORMS, storms,
+			      TCA_FCQ_PRIO_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -708,7 +742,7 @@ out:
 int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct fcq_port *port = fcq_port(sch);
-	u64 paused[FCQ_NUM_PRIO], now = ktime_get_ns();
+	u64 paused[FCQ_NUM_PRIO], storms[FCQ_NUM_PRIO], now = ktime_get_ns();
 	struct fcq_ingress_stats in;
 	struct fcq_port_stats st;
 	struct sk_buff *skb = d->skb;
@@ -719,6 +753,8 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	sch_tree_lock(sch);
 	st = port->st;
 	wire = skb_queue_len(&port->wire);
+	for (p = 0; p < FCQ_NUM_PRIO; p++)
+		storms[p] = port->pfcwd[p].storms;
 	sch_tree_unlock(sch);
 	spin_lock_bh(&port->pause_lock);
 	st.rx_pause = port->st.rx_pause;
@@ -727,6 +763,7 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.rx_not_lossless = port->st.rx_not_lossless;
 	st.rx_over_max = port->st.rx_over_max;
 	st.rx_ext = port->st.rx_ext;
+	st.pfcwd_ignored = port->st.pfcwd_ignored;
 	memcpy(st.pfc_rx, port->st.pfc_rx, sizeof(st.pfc_rx));
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
 		paused[p] = fcq_pause_total(&port->pause[p], now);
@@ -737,7 +774,7 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	if (!stats)
 		return -EMSGSIZE;
 	for (p = 0; p < FCQ_NUM_PRIO; p++)
-		if (dump_prio(skb, port, p, &st, &in, paused[p]))
+		if (dump_prio(skb, port, p, &st, &in, paused[p], storms[p]))
 			goto fail;
 	if (nla_put_u32(skb, TCA_FCQ_STATS_WIRE, wire) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_CTRL_TX, st.ctrl_tx,
@@ -774,6 +811,12 @@ int fcq_port_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 			      TCA_FCQ_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_ECN_MARKED, st.ecn_marked,
 			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u8(skb, TCA_FCQ_STATS_PFCWD_STORM,
+		       READ_ONCE(port->pfcwd_storm)) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_DROP_PFCWD, st.drop_pfcwd,
+			      TCA_FCQ_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_FCQ_STATS_PFCWD_IGNORED,
+			      st.pfcwd_ignored, TCA_FCQ_STATS_PAD) ||
 	    fcq_kp_dump_stats(port, skb) || dump_qhist(port, skb))
 		goto fail;
 	if (port->ops->dump_stats) {

@@ -108,6 +108,8 @@ static unsigned int rx_macctl(struct fcq_port *port, const u8 *frame,
 		port->st.pfc_rx[p]++;
 		applied |= BIT(p);
 		stops |= ns != 0;
+		if (ns)
+			WRITE_ONCE(port->pfcwd_rx[p], now);
 	}
 	if (stops)
 		WRITE_ONCE(port->pauses_rx, port->pauses_rx + 1);
@@ -154,8 +156,10 @@ static unsigned int rx_ext(struct fcq_port *port, struct sk_buff *skb,
 			fcq_pause_set(pause, now, f.pause_ns);
 		port->st.rx_ext++;
 		port->st.pfc_rx[f.prio]++;
-		if (f.pause_ns)
+		if (f.pause_ns) {
 			WRITE_ONCE(port->pauses_rx, port->pauses_rx + 1);
+			WRITE_ONCE(port->pfcwd_rx[f.prio], now);
+		}
 		applied = true;
 	}
 	spin_unlock(&port->pause_lock);

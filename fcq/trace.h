@@ -144,6 +144,7 @@ DEFINE_EVENT(kp_frame, kp_rx,
 	EM(FCQ_DROP_LOSSLESS, "lossless")		\
 	EM(FCQ_DROP_GSO, "gso")				\
 	EM(FCQ_DROP_SCHEME, "scheme")			\
+	EM(FCQ_DROP_PFCWD, "pfcwd")			\
 	EMe(FCQ_DROP_RX_MALFORMED, "rx_malformed")
 
 #ifndef FCQ_DROP_ENUM_ONCE
@@ -231,6 +232,35 @@ TRACE_EVENT(drop,
 		  __entry->prio,
 		  __print_symbolic(__entry->reason, FCQ_DROP_REASONS),
 		  __entry->len)
+);
+
+/*
+ * The PFC watchdog of @dev found class @prio in storm (@storm) at @now,
+ * and applies @action (enum fcq_pfcwd_action) to it; or put it back.
+ */
+TRACE_EVENT(pfcwd,
+	TP_PROTO(const struct net_device *dev, u8 prio, bool storm, u8 action,
+		 u64 now),
+	TP_ARGS(dev, prio, storm, action, now),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u8, prio)
+		__field(bool, storm)
+		__field(u8, action)
+		__field(u64, now)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->prio = prio;
+		__entry->storm = storm;
+		__entry->action = action;
+		__entry->now = now;
+	),
+	TP_printk("dev=%s prio=%u %s action=%s now=%llu", __entry->dev,
+		  __entry->prio, __entry->storm ? "storm" : "restore",
+		  __print_symbolic(__entry->action, { 0, "drop" },
+				   { 1, "forward" }, { 2, "alert" }),
+		  __entry->now)
 );
 
 #undef EM

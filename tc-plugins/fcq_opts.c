@@ -251,6 +251,8 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 		{ "headroom", TCA_FCQ_HEADROOM, fcq_size_arg, "auto" },
 		{ "response", TCA_FCQ_RESPONSE, fcq_time_arg, NULL },
 		{ "refresh", TCA_FCQ_REFRESH, fcq_time_arg, "auto" },
+		{ "pfcwd", TCA_FCQ_PFCWD_DETECT, fcq_time_arg, "off" },
+		{ "pfcwd_restore", TCA_FCQ_PFCWD_RESTORE, fcq_time_arg, NULL },
 	};
 	int argc = *argcp;
 	char **argv = *argvp;
@@ -314,6 +316,17 @@ int fcq_parse_port_opt(int *argcp, char ***argvp, struct nlmsghdr *n)
 				return -1;
 			fcq_put_u32(n, TCA_FCQ_ECN_PMAX, v);
 		}
+	} else if (!strcmp(opt, "pfcwd_action")) {
+		/* in enum fcq_pfcwd_action order */
+		static const char *const words[] = { "drop", "forward", "alert",
+						     NULL };
+		int a;
+
+		NEXT_ARG();
+		a = fcq_word_arg(opt, *argv, words);
+		if (a < 0)
+			return -1;
+		fcq_put_u8(n, TCA_FCQ_PFCWD_ACTION, a);
 	} else if (!strcmp(opt, "pause_quanta")) {
 		__u16 q;
 
@@ -628,6 +641,14 @@ bool fcq_print_port_opts(struct rtattr *opt, struct rtattr **own, int max)
 		print_float(PRINT_FP, NULL, "%g ",
 			    get32(tb[TCA_FCQ_ECN_PMAX]) / 65536.0);
 	}
+	fcq_print_time("pfcwd", tb[TCA_FCQ_PFCWD_DETECT], "off");
+	if (tb[TCA_FCQ_PFCWD_DETECT] && get32(tb[TCA_FCQ_PFCWD_DETECT])) {
+		static const char *const act[] = { "drop", "forward", "alert",
+						   NULL };
+
+		fcq_print_time("pfcwd_restore", tb[TCA_FCQ_PFCWD_RESTORE], NULL);
+		fcq_print_word("pfcwd_action", tb[TCA_FCQ_PFCWD_ACTION], act, 0);
+	}
 	if (!tb[TCA_FCQ_SCHEME])
 		return false;
 	parse_rtattr_nested(own, max, tb[TCA_FCQ_SCHEME]);
@@ -661,6 +682,7 @@ static void print_prio_table(struct rtattr *xstats)
 		{ TCA_FCQ_PRIO_XON, "xon", 7 },
 		{ TCA_FCQ_PRIO_INGRESS, "ingress", 9 },
 		{ TCA_FCQ_PRIO_HEADROOM_MAX, "headroom_max", 13 },
+		{ TCA_FCQ_PRIO_PFCWD_STORMS, "pfcwd_storms", 13 },
 	};
 	struct rtattr *a;
 	unsigned int i, rem;
@@ -850,6 +872,8 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 		{ TCA_FCQ_STATS_DROP_LOSSY, "drop_lossy" },
 		{ TCA_FCQ_STATS_DROP_LIMIT, "drop_limit" },
 		{ TCA_FCQ_STATS_DROP_GSO, "drop_gso" },
+		{ TCA_FCQ_STATS_DROP_PFCWD, "drop_pfcwd" },
+		{ TCA_FCQ_STATS_PFCWD_IGNORED, "pfcwd_ignored" },
 		{ TCA_FCQ_STATS_HEADROOM, "headroom" },
 		{ TCA_FCQ_STATS_THRESHOLD, "threshold" },
 		{ TCA_FCQ_STATS_SW_USED, "sw_used" },
@@ -871,6 +895,11 @@ int fcq_print_xstats(FILE *f, struct rtattr *xstats)
 		print_string(PRINT_FP, NULL, " %s", port[i].key);
 		print_u64(PRINT_ANY, port[i].key, " %llu",
 			  get64(tb, port[i].type));
+	}
+	if (tb[TCA_FCQ_STATS_PFCWD_STORM]) {
+		print_string(PRINT_FP, NULL, "%s", " ");
+		fcq_print_prios("pfcwd_storm",
+				*(__u8 *)RTA_DATA(tb[TCA_FCQ_STATS_PFCWD_STORM]));
 	}
 	if (tb[TCA_FCQ_STATS_KP])
 		print_kp(tb[TCA_FCQ_STATS_KP]);

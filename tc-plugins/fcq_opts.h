@@ -16,6 +16,8 @@
 	"  [ resume_offset SIZE ] [ reserve SIZE ] [ headroom SIZE | auto ]\n" \
 	"  [ response TIME ] [ pause_quanta QUANTA ] [ refresh TIME | auto ]\n" \
 	"  [ ecn KMIN KMAX PMAX | ecn off ]\n"				\
+	"  [ pfcwd TIME | off ] [ pfcwd_restore TIME ]\n"		\
+	"  [ pfcwd_action drop | forward | alert ]\n"			\
 	"PRIOS := all | none | P[,P...]   (priorities 0..7)\n"
 
 #ifndef ARRAY_SIZE

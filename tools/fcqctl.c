@@ -12,7 +12,8 @@
  *                          for its peer
  *   fcqctl [-j] monitor    pause events as they happen: PFC/PAUSE and fcq
  *                          pauses sent or honoured, keyed PAUSE/RESUME
- *                          frames sent or received
+ *                          frames sent or received, PFC watchdog storms
+ *                          and restores
  *   fcqctl -h | --help     this, in short
  */
 #include <arpa/inet.h>
@@ -119,7 +120,20 @@ static const char *const event_names[] = {
 	[FCQ_EVENT_PAUSE_RX] = "pause_rx",
 	[FCQ_EVENT_KEYS_TX] = "keys_tx",
 	[FCQ_EVENT_KEYS_RX] = "keys_rx",
+	[FCQ_EVENT_PFCWD_STORM] = "pfcwd_storm",
+	[FCQ_EVENT_PFCWD_RESTORE] = "pfcwd_restore",
 };
+
+/* A PFC watchdog event: the classes and the port's action. */
+static void print_pfcwd(struct nlattr **tb)
+{
+	static const char *const act[] = { "drop", "forward", "alert" };
+	__u8 a = nla_get_u8(tb[FCQ_A_ACTION]);
+
+	printf(json ? ",\"prio_mask\":%u,\"action\":\"%s\"" :
+		      " prios 0x%02x action %s",
+	       nla_get_u8(tb[FCQ_A_PRIO_MASK]), a < 3 ? act[a] : "?");
+}
 
 /* A PFC/PAUSE or fcq pause: the classes and their quanta. */
 static void print_pause(struct nlattr **tb)
@@ -159,7 +173,7 @@ static int event_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[FCQ_A_MAX + 1];
 	char name[IF_NAMESIZE];
-	bool keys;
+	bool keys, wd;
 	__u8 ev;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FCQ_A_MAX, NULL) ||
@@ -167,11 +181,13 @@ static int event_cb(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	ev = nla_get_u8(tb[FCQ_A_EVENT]);
 	keys = ev == FCQ_EVENT_KEYS_TX || ev == FCQ_EVENT_KEYS_RX;
+	wd = ev == FCQ_EVENT_PFCWD_STORM || ev == FCQ_EVENT_PFCWD_RESTORE;
 	if (ev >= sizeof(event_names) / sizeof(event_names[0]) ||
 	    !event_names[ev] ||
 	    (keys ? !tb[FCQ_A_FRAME] || !tb[FCQ_A_FLAGS] || !tb[FCQ_A_SEQ] ||
 		    !tb[FCQ_A_KEYS] || !tb[FCQ_A_PRIO_MASK] :
-		    !tb[FCQ_A_QUANTA]))
+	     wd ? !tb[FCQ_A_PRIO_MASK] || !tb[FCQ_A_ACTION] :
+		  !tb[FCQ_A_QUANTA]))
 		return NL_SKIP;		/* from a newer fcq.ko */
 	devname(nla_get_u32(tb[FCQ_A_IFINDEX]), name);
 	if (json)
@@ -184,6 +200,8 @@ static int event_cb(struct nl_msg *msg, void *arg)
 		       event_names[ev], name);
 	if (keys)
 		print_keys(tb);
+	else if (wd)
+		print_pfcwd(tb);
 	else
 		print_pause(tb);
 	printf(json ? "}\n" : "\n");
@@ -286,8 +304,9 @@ static void usage(FILE *f)
 		"  monitor      pause events as they happen: PFC/PAUSE and fcq\n"
 		"               pauses sent or honoured (pause_tx, pause_rx),\n"
 		"               keyed PAUSE/RESUME frames sent or received\n"
-		"               (keys_tx, keys_rx); events the socket could not\n"
-		"               hold are reported on stderr\n"
+		"               (keys_tx, keys_rx), PFC watchdog storms and\n"
+		"               restores (pfcwd_storm, pfcwd_restore); events the\n"
+		"               socket could not hold are reported on stderr\n"
 		"  -j           JSON output\n"
 		"  -h, --help   print this help and exit\n");
 }

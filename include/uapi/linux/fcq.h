@@ -65,9 +65,25 @@ enum {
 	TCA_FCQ_ECN_KMAX,	/* u32, bytes; 0 = no marking */
 	TCA_FCQ_ECN_PMAX,	/* u32, Q16 probability */
 	TCA_FCQ_SCHEME,		/* nested: the scheme's own attributes */
+	/* The PFC watchdog (Documentation/operations.rst): a class that its
+	 * peer pauses while it holds packets and that sends none for
+	 * PFCWD_DETECT is in storm; the port applies PFCWD_ACTION to it for
+	 * at least PFCWD_RESTORE, until the peer has sent no pause of it for
+	 * PFCWD_RESTORE and none is in effect.
+	 */
+	TCA_FCQ_PFCWD_DETECT,	/* u32, ns; 0 = watchdog off */
+	TCA_FCQ_PFCWD_RESTORE,	/* u32, ns */
+	TCA_FCQ_PFCWD_ACTION,	/* u8: enum fcq_pfcwd_action */
 	__TCA_FCQ_MAX
 };
 #define TCA_FCQ_MAX		(__TCA_FCQ_MAX - 1)
+
+/* What a port does with a class in storm. */
+enum fcq_pfcwd_action {
+	FCQ_PFCWD_DROP,		/* drop its queued and arriving packets */
+	FCQ_PFCWD_FORWARD,	/* send them, ignoring the peer's pauses */
+	FCQ_PFCWD_ALERT,	/* only count and report the storm */
+};
 
 /* In TCA_FCQ_DSCP_MAP, repeated. */
 enum {
@@ -137,6 +153,9 @@ enum {
 	TCA_FCQ_STATS_TX_LAG,		/* ns of link time lost to host stalls */
 	TCA_FCQ_STATS_KP,		/* nested TCA_FCQ_KP_*: keyed pauses */
 	TCA_FCQ_STATS_QHIST,		/* nested TCA_FCQ_QHIST_*: queue length */
+	TCA_FCQ_STATS_PFCWD_STORM,	/* u8: classes in storm now */
+	TCA_FCQ_STATS_DROP_PFCWD,	/* packets of classes in storm dropped */
+	TCA_FCQ_STATS_PFCWD_IGNORED,	/* keyed pauses ignored in a storm */
 	TCA_FCQ_STATS_SCHEME = 32,	/* nested, scheme-specific */
 	__TCA_FCQ_STATS_MAX
 };
@@ -162,6 +181,7 @@ enum {
 	TCA_FCQ_PRIO_XON,		/* XON transitions */
 	TCA_FCQ_PRIO_INGRESS,		/* u32: bytes buffered from this ingress */
 	TCA_FCQ_PRIO_HEADROOM_MAX,	/* u32: peak headroom used */
+	TCA_FCQ_PRIO_PFCWD_STORMS,	/* storms the watchdog detected */
 	__TCA_FCQ_PRIO_MAX
 };
 #define TCA_FCQ_PRIO_MAX	(__TCA_FCQ_PRIO_MAX - 1)
@@ -248,6 +268,8 @@ enum fcq_event {
 	FCQ_EVENT_PAUSE_RX,	/* a port honoured one */
 	FCQ_EVENT_KEYS_TX,	/* a port sent a keyed PAUSE or RESUME */
 	FCQ_EVENT_KEYS_RX,	/* a port received one */
+	FCQ_EVENT_PFCWD_STORM,	/* the PFC watchdog found classes in storm */
+	FCQ_EVENT_PFCWD_RESTORE, /* it put them back to normal */
 };
 
 enum {
@@ -274,6 +296,7 @@ enum {
 	FCQ_A_KEY,		/* binary: the key, wire form; none: the class */
 	FCQ_A_STATE,		/* u8: FCQ_BOOK_* flags */
 	FCQ_A_SINCE,		/* u64: the peer paused it at, ns (RX) */
+	FCQ_A_ACTION,		/* u8: enum fcq_pfcwd_action (PFCWD_*) */
 	__FCQ_A_MAX
 };
 #define FCQ_A_MAX		(__FCQ_A_MAX - 1)
