@@ -16,7 +16,9 @@
 # ofc may deadlock too (its whole-class X_OFF pause closes a cycle as
 # PFC's does: once in 33 trials, seed 1 in a make check), but in no more
 # trials than pfc, and a trial it does not deadlock completes every flow.
-# No drop under either, and no completed flow reordered.
+# No drop under either, and no completed flow reordered. pfcwd, pfc with
+# the PFC watchdog, must end every trial with the ring drained (a pfc
+# deadlock never is), dropping what the watchdog found stuck.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
@@ -24,6 +26,7 @@ ALL_TESTS="
 	pfc_deadlocks
 	pfc_cycle_held
 	ofc_no_worse
+	pfcwd_recovers
 	no_drops
 	in_order
 "
@@ -120,14 +123,46 @@ ofc_no_worse() {
 	log_test "ofc deadlocks no more trials than pfc"
 }
 
+# backlog SCHEME SEED: bytes left queued in the fabric after the drain
+backlog() {
+	gojq '[.[] | .tc.backlog // 0] | add' \
+		"$OUT/b/scheme-$1/seed-$2/stats.json" 2>/dev/null
+}
+
+# Every pfcwd trial ends with nothing queued anywhere, and every pfc trial
+# that deadlocked with its cycle still held: recovered N of N with the
+# watchdog, 0 of N without.
+pfcwd_recovers() {
+	local s i=0 n=0 p=0 pn=0 left drops
+	b_run
+	for s in 1 2 6; do
+		left=$(backlog 3-pfcwd "$s")
+		drops=$(gojq -r --argjson s "$s" '.schemes[] | select(.scheme ==
+			"pfcwd") | .runs[] | select(.seed == $s) | .drops' \
+			"$OUT/b/report.json" 2>/dev/null)
+		ktap_note "pfcwd seed $s: ${left:-?} bytes left queued, ${drops:-?} packets dropped"
+		n=$((n + 1))
+		[ "${left:-1}" = 0 ] && i=$((i + 1))
+	done
+	for s in $(stuck pfc); do
+		pn=$((pn + 1))
+		[ "$(backlog 1-pfc "$s")" = 0 ] && p=$((p + 1))
+	done
+	ktap_note "recovered: pfcwd $i of $n trials; pfc $p of the $pn that deadlocked"
+	[ "$i" = "$n" ] && [ "$p" = 0 ]
+	check_err $? "pfcwd drained $i of $n trials; pfc $p of $pn deadlocks"
+	log_test "the watchdog ends every ring deadlock"
+}
+
 no_drops() {
 	local d
 	b_run
-	d=$(gojq -r '[.schemes[].runs[] | (.drops // 0) + (.drop_lossless // 0)] | add' \
+	d=$(gojq -r '[.schemes[] | select(.scheme != "pfcwd") | .runs[]
+		| (.drops // 0) + (.drop_lossless // 0)] | add' \
 		"$OUT/b/report.json" 2>/dev/null)
 	[ "$d" = 0 ]
 	check_err $? "$d dropped"
-	log_test "no drop in any trial"
+	log_test "no drop in any pfc or ofc trial"
 }
 
 # The sinks count, in every flow that completed, the datagrams that came
