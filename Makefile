@@ -165,6 +165,31 @@ unit: unit-bins
 	@rc=0; for t in $(UNIT_BIN); do \
 		CMOCKA_MESSAGE_OUTPUT=TAP $$t || rc=1; done; exit $$rc
 
+# ---- fuzzing: core/'s frame parsers under libFuzzer, ASan + UBSan --------
+# make check runs each for 15 s (selftests/fuzz/run.sh); make fuzz for
+# FUZZ_S seconds each, the corpus kept in build/fuzz/corpus.
+FUZZ_CC ?= clang
+FUZZ_TARGETS := macctl ext cnm key
+FUZZ_BIN := $(patsubst %,$(B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_S ?= 600
+FUZZ_SRC := core/frames.c core/key.c
+
+$(B)/fuzz/fuzz_%: selftests/fuzz/fuzz_frames.c $(FUZZ_SRC) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 $(WARN) -D_GNU_SOURCE -I$(CURDIR)/include -I$(CURDIR) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $< $(FUZZ_SRC)
+
+$(B)/fuzz/seeds: selftests/fuzz/seeds.c $(FUZZ_SRC) $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $< $(FUZZ_SRC)
+
+.PHONY: fuzz-bins fuzz
+fuzz-bins: $(FUZZ_BIN) $(B)/fuzz/seeds
+
+fuzz: fuzz-bins
+	@selftests/fuzz/run.sh $(FUZZ_S)
+
 check: setup
 	@selftests/check
 
