@@ -11,9 +11,10 @@ static void lower(u64 *next, u64 t)
 }
 
 /* Storm over: `restore` since it began and since the peer's last pause. */
-static enum fcq_pfcwd_event in_storm(struct fcq_pfcwd *w, const struct fcq_pfcwd_cfg *c,
-				  const struct fcq_pfcwd_seen *seen, u64 now,
-				  u64 *next)
+static enum fcq_pfcwd_event in_storm(struct fcq_pfcwd *w,
+				     const struct fcq_pfcwd_cfg *c,
+				     const struct fcq_pfcwd_seen *seen,
+				     u64 now, u64 *next)
 {
 	u64 quiet = fcq_max64(w->storm_at, seen->pause_rx) + c->restore;
 	u64 end = fcq_max64(quiet, seen->paused_until);
@@ -28,9 +29,10 @@ static enum fcq_pfcwd_event in_storm(struct fcq_pfcwd *w, const struct fcq_pfcwd
 	return FCQ_PFCWD_RESTORE;
 }
 
-enum fcq_pfcwd_event fcq_pfcwd_poll(struct fcq_pfcwd *w, const struct fcq_pfcwd_cfg *c,
-			      const struct fcq_pfcwd_seen *seen, u64 now,
-			      u64 *next)
+enum fcq_pfcwd_event fcq_pfcwd_poll(struct fcq_pfcwd *w,
+				     const struct fcq_pfcwd_cfg *c,
+				     const struct fcq_pfcwd_seen *seen,
+				     u64 now, u64 *next)
 {
 	if (w->storm)
 		return in_storm(w, c, seen, now, next);

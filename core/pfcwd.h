@@ -50,8 +50,9 @@ enum fcq_pfcwd_event {
  * Poll class @w at @now with what the port @seen of it. Lowers *@next to
  * when a poll could change the state without anything else happening.
  */
-enum fcq_pfcwd_event fcq_pfcwd_poll(struct fcq_pfcwd *w, const struct fcq_pfcwd_cfg *c,
-			      const struct fcq_pfcwd_seen *seen, u64 now,
-			      u64 *next);
+enum fcq_pfcwd_event fcq_pfcwd_poll(struct fcq_pfcwd *w,
+				     const struct fcq_pfcwd_cfg *c,
+				     const struct fcq_pfcwd_seen *seen,
+				     u64 now, u64 *next);
 
 #endif /* FCQ_CORE_PFCWD_H */

@@ -11,11 +11,14 @@
 #define MS 1000000ULL
 #define NEVER (~0ULL)
 
-static const struct fcq_pfcwd_cfg cfg = { .detect = 10 * MS, .restore = 50 * MS };
+static const struct fcq_pfcwd_cfg cfg = {
+	.detect = 10 * MS,
+	.restore = 50 * MS,
+};
 
 /* Paused until @until, with packets, @tx sent, last pause frame at @rx. */
-static enum fcq_pfcwd_event poll(struct fcq_pfcwd *w, u64 now, u64 until, bool q,
-			      u64 tx, u64 rx, u64 *next)
+static enum fcq_pfcwd_event poll(struct fcq_pfcwd *w, u64 now, u64 until,
+				  bool q, u64 tx, u64 rx, u64 *next)
 {
 	struct fcq_pfcwd_seen s = {
 		.paused_until = until, .backlog = q, .tx = tx, .pause_rx = rx,
