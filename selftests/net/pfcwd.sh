@@ -90,9 +90,6 @@ goodput() {
 		end | . * 100 | floor / 100' "$1"
 }
 
-# pct A B: A as a whole percentage of B (0 when B is 0)
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d\n", (b > 0 ? a * 100 / b : 0) }'; }
-
 # storm NAME KIND ACTION: one run, ACTION off (no watchdog), drop, forward
 # or alert. Leaves in $OUT/NAME the flows' logs, the trace, every port's
 # stats and the rogue's frame times (first and last in rogue.ns).
@@ -194,7 +191,7 @@ storm_spreads_without_pfcwd() {
 }
 
 storm_detected() {
-	local p s n lag
+	local p s n lag d
 	storm drop pfc drop
 	check_err $? "the run failed"
 	p=$(first_pause drop)
