@@ -261,7 +261,7 @@ INSTALL_SH = set -e; m=$$(mktemp); trap 'rm -f "$$m"' EXIT; \
 
 install: all
 	@$(INSTALL_SH); mkd $(FCQ_LIBDIR); mkd $(MODDIR); \
-	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_PATH=$(DESTDIR) \
+	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_PATH=$(abspath $(DESTDIR)) \
 		INSTALL_MOD_DIR=updates/fcq DEPMOD=true $(MOD_SIGN) modules_install; \
 	find "$(DESTDIR)$(MODDIR)" -type f | sed 's|^$(DESTDIR)||' >>"$$m"; \
 	echo "  INSTALL tc plugins, tools, man pages, scripts, data under $(DESTDIR)$(PREFIX)"; \
