@@ -247,11 +247,14 @@ INSTALL_SHARE := $(shell find experiments workloads -type f) \
 	third_party/hpcc/simulation/LICENSE \
 	$(wildcard third_party/hpcc/simulation/mix/*)
 
-# Shell functions for install's recipe: mkd DIR makes $(DESTDIR)DIR and
-# its missing parents, listing each; inst MODE DIR FILE... installs FILEs
-# into DIR and lists them; tree DIR FILE... installs each FILE as
-# DIR/FILE (experiments/ofc-fig1/flow.txt keeps its directory).
-INSTALL_SH = set -e; m=$$(mktemp); trap 'rm -f "$$m"' EXIT; \
+# Shell functions for install's recipe, whose list grows in $(NEWLIST):
+# mkd DIR makes $(DESTDIR)DIR and its missing parents, listing each; inst
+# MODE DIR FILE... installs FILEs into DIR and lists them; tree DIR
+# FILE... installs each FILE as DIR/FILE (experiments/ofc-fig1/flow.txt
+# keeps its directory). Only modules_install's line runs $(MAKE), so that
+# make -n install prints and does nothing.
+NEWLIST = $(B)/install.list
+INSTALL_SH = set -e; m=$(NEWLIST); \
 	mkd() { [ -z "$$1" ] || [ -d "$(DESTDIR)$$1" ] || { mkd "$${1%/*}"; \
 		install -d "$(DESTDIR)$$1"; echo "$$1/" >>"$$m"; }; }; \
 	inst() { mode=$$1 dir=$$2; shift 2; mkd "$$dir"; for f; do \
@@ -260,9 +263,10 @@ INSTALL_SH = set -e; m=$$(mktemp); trap 'rm -f "$$m"' EXIT; \
 	tree() { t=$$1; shift; for f; do inst 0644 "$$t/$${f%/*}" "$$f"; done; }
 
 install: all
-	@$(INSTALL_SH); mkd $(FCQ_LIBDIR); mkd $(MODDIR); \
+	@$(INSTALL_SH); : >"$$m"; mkd $(FCQ_LIBDIR); mkd $(MODDIR)
 	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_PATH=$(abspath $(DESTDIR)) \
-		INSTALL_MOD_DIR=updates/fcq DEPMOD=true $(MOD_SIGN) modules_install; \
+		INSTALL_MOD_DIR=updates/fcq DEPMOD=true $(MOD_SIGN) modules_install
+	@$(INSTALL_SH); \
 	find "$(DESTDIR)$(MODDIR)" -type f | sed 's|^$(DESTDIR)||' >>"$$m"; \
 	echo "  INSTALL tc plugins, tools, man pages, scripts, data under $(DESTDIR)$(PREFIX)"; \
 	inst 0644 $(TC_LIBDIR) $(PLUGINS); \
@@ -271,7 +275,7 @@ install: all
 	inst 0644 $(FCQ_LIBDIR) $(INSTALL_LIB); \
 	tree $(FCQ_DATADIR) $(INSTALL_SHARE); \
 	inst 0644 $(WIRESHARK_LUADIR) tools/wireshark/fcq.lua tools/wireshark/qcn.lua; \
-	sort -u -o $(MANIFEST) "$$m" $(wildcard $(MANIFEST)); \
+	sort -u -o $(MANIFEST) "$$m" $(wildcard $(MANIFEST)); rm -f "$$m"; \
 	echo "  MANIFEST $(MANIFEST): $$(wc -l <$(MANIFEST)) paths"
 	$(if $(DESTDIR),,depmod -a $(KREL))
 
