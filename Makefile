@@ -9,8 +9,11 @@
 #   make modules K=newest   modules for one of tools/setup's kernels
 #                        (K=6.1, 6.12, newest), or KDIR=/path/to/headers
 #   make demo            the main job in a QEMU guest
-#   make install         modules (+ depmod), tc plugins, tools, man pages,
-#                        the Wireshark dissector of fcq frames
+#   make install         modules, tc plugins, tools (fcq-exp with its
+#                        scripts, experiments and workloads), man pages,
+#                        the Wireshark dissectors; DESTDIR stages it all
+#                        (no depmod then), PREFIX (default /usr/local)
+#   make uninstall       removes what make install listed in its manifest
 #
 # Kernel modules are built out of tree in a per-kernel shadow directory,
 # build/kmod/<kernel release>/, so one checkout builds for several kernels.
@@ -56,14 +59,19 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
 DESTDIR ?=
+PREFIX ?= /usr/local
 TC_LIBDIR ?= /usr/lib/x86_64-linux-gnu/tc
-SBINDIR ?= /usr/local/sbin
-MANDIR ?= /usr/local/share/man
+SBINDIR := $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+# fcq-exp's scripts, and its experiments and workloads: fcq-exp finds them
+# from where it is, as ../lib/fcq and ../share/fcq.
+FCQ_LIBDIR := $(PREFIX)/lib/fcq
+FCQ_DATADIR := $(PREFIX)/share/fcq
 # Debian's global Lua plugin folder (`tshark -G folders`: Global Lua Plugins)
 WIRESHARK_LUADIR ?= /usr/lib/x86_64-linux-gnu/wireshark/plugins
 
 .PHONY: all modules plugins tools unit unit-bins test-modules check demo \
-	install setup clean
+	install uninstall setup clean
 
 all: modules plugins tools
 
@@ -221,16 +229,65 @@ $(B)/bench/fcq-blast: selftests/bench/fcq-blast.c
 bench: setup plugins tools $(B)/bench/fcq-blast
 	@tools/bench --kernels "$(KERNELS)"
 
+# ---- install, uninstall ----------------------------------------------------
+# Everything goes under $(DESTDIR); a package stages it there, and its
+# postinst runs depmod, so only an install to the real root (DESTDIR empty)
+# runs it. $(MANIFEST) lists what install wrote, without DESTDIR (a
+# directory it made with a trailing /), merged over earlier installs (one
+# per kernel): uninstall removes exactly that.
+MANIFEST = $(DESTDIR)$(FCQ_LIBDIR)/manifest
+MODDIR = /lib/modules/$(KREL)/updates/fcq
+# Kbuild signs the modules it installs with the key of KDIR's .config, which
+# a Debian headers package lacks (Debian signs its own): then unsigned.
+MOD_SIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
+INSTALL_TOOLS := $(TOOLS) tools/fcq-exp
+INSTALL_MAN := $(wildcard Documentation/man/*.8)
+INSTALL_LIB := $(wildcard tools/lib/*)
+INSTALL_SHARE := $(shell find experiments workloads -type f) \
+	third_party/hpcc/simulation/LICENSE \
+	$(wildcard third_party/hpcc/simulation/mix/*)
+
+# Shell functions for install's recipe, whose list grows in $(NEWLIST):
+# mkd DIR makes $(DESTDIR)DIR and its missing parents, listing each; inst
+# MODE DIR FILE... installs FILEs into DIR and lists them; tree DIR
+# FILE... installs each FILE as DIR/FILE (experiments/ofc-fig1/flow.txt
+# keeps its directory). Only modules_install's line runs $(MAKE), so that
+# make -n install prints and does nothing.
+NEWLIST = $(B)/install.list
+INSTALL_SH = set -e; m=$(NEWLIST); \
+	mkd() { [ -z "$$1" ] || [ -d "$(DESTDIR)$$1" ] || { mkd "$${1%/*}"; \
+		install -d "$(DESTDIR)$$1"; echo "$$1/" >>"$$m"; }; }; \
+	inst() { mode=$$1 dir=$$2; shift 2; mkd "$$dir"; for f; do \
+		install -m "$$mode" "$$f" "$(DESTDIR)$$dir/"; \
+		echo "$$dir/$${f\#\#*/}" >>"$$m"; done; }; \
+	tree() { t=$$1; shift; for f; do inst 0644 "$$t/$${f%/*}" "$$f"; done; }
+
 install: all
-	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_DIR=updates/fcq modules_install
-	depmod -a $(KREL)
-	install -d $(DESTDIR)$(TC_LIBDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(WIRESHARK_LUADIR)
-	install -m 0644 $(PLUGINS) $(DESTDIR)$(TC_LIBDIR)/
-	install -m 0755 $(TOOLS) $(DESTDIR)$(SBINDIR)/
-	install -m 0644 Documentation/man/*.8 $(DESTDIR)$(MANDIR)/man8/
-	install -m 0644 tools/wireshark/fcq.lua tools/wireshark/qcn.lua \
-		$(DESTDIR)$(WIRESHARK_LUADIR)/
+	@$(INSTALL_SH); : >"$$m"; mkd $(FCQ_LIBDIR); mkd $(MODDIR)
+	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_PATH=$(abspath $(DESTDIR)) \
+		INSTALL_MOD_DIR=updates/fcq DEPMOD=true $(MOD_SIGN) modules_install
+	@$(INSTALL_SH); \
+	find "$(DESTDIR)$(MODDIR)" -type f | sed 's|^$(DESTDIR)||' >>"$$m"; \
+	echo "  INSTALL tc plugins, tools, man pages, scripts, data under $(DESTDIR)$(PREFIX)"; \
+	inst 0644 $(TC_LIBDIR) $(PLUGINS); \
+	inst 0755 $(SBINDIR) $(INSTALL_TOOLS); \
+	inst 0644 $(MANDIR)/man8 $(INSTALL_MAN); \
+	inst 0644 $(FCQ_LIBDIR) $(INSTALL_LIB); \
+	tree $(FCQ_DATADIR) $(INSTALL_SHARE); \
+	inst 0644 $(WIRESHARK_LUADIR) tools/wireshark/fcq.lua tools/wireshark/qcn.lua; \
+	sort -u -o $(MANIFEST) "$$m" $(wildcard $(MANIFEST)); rm -f "$$m"; \
+	echo "  MANIFEST $(MANIFEST): $$(wc -l <$(MANIFEST)) paths"
+	$(if $(DESTDIR),,depmod -a $(KREL))
+
+uninstall:
+	@test -f $(MANIFEST) || { echo "make uninstall: no $(MANIFEST): nothing installed with DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)'" >&2; exit 1; }
+	@set -e; grep -v '/$$' $(MANIFEST) | sed 's|^|$(DESTDIR)|' | \
+		xargs -r -d '\n' rm -f --; \
+	krels=$$(sed -n 's|^/lib/modules/\([^/]*\)/.*[^/]$$|\1|p' $(MANIFEST) | sort -u); \
+	dirs=$$(grep '/$$' $(MANIFEST) | sort -r); rm -f $(MANIFEST); \
+	for d in $$dirs; do rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; done; \
+	echo "  UNINSTALL fcq from $(DESTDIR)$(PREFIX), modules of $$krels"; \
+	$(if $(DESTDIR),:,for k in $$krels; do [ ! -d /lib/modules/$$k/kernel ] || depmod -a $$k; done)
 
 clean:
 	rm -rf build

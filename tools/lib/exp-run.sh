@@ -29,8 +29,9 @@
 # Exit status: 0 done; 1 failed (a message says why); 3 done, but the
 # times cannot be trusted (summary.json "untrusted" says why).
 
-PATH=$TOP/build/tools:$PATH
-export TC_LIB_DIR=${TC_LIB_DIR:-$TOP/build/tc}
+# The tools and tc plugins of the tree (fcq-exp's TOP), or those installed.
+PATH=$BIN:$PATH
+[ -z "$TOP" ] || export TC_LIB_DIR=${TC_LIB_DIR:-$TOP/build/tc}
 
 # What one guest core emulates, in frames crossing one link per second:
 # ~25,000 frames/s through host -> switch -> host, two links each
@@ -79,7 +80,7 @@ fail() { progress "FAILED: $*"; die "$tag $*"; }
 # undone as it ends (tune.sh): a UDP sender with this run's send buffer
 # would no longer block behind a lossless port, and overflow it.
 # shellcheck source=tools/lib/tune.sh
-. "$TOP/tools/lib/tune.sh"
+. "$LIB/tune.sh"
 
 servers=() gens=() rdv=''
 
@@ -518,7 +519,7 @@ if [ ${#phases[@]} -gt 0 ] && [ ${#paceds[@]} -gt 0 ]; then
 		progress "phases: a paced stream was not reported; no per-phase rates"
 	else
 		read -r phases_j phase_streams < <(gojq -c -r -s \
-			-f "$TOP/tools/lib/phases.jq" \
+			-f "$LIB/phases.jq" \
 			--argjson len "$(printf '%s\n' "${phases[@]}" | gojq -s -c .)" \
 			--argjson links "$links" --argjson e "$epoch" \
 			"$dir/phase-streams.tmp") ||
