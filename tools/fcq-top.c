@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,7 +62,8 @@ __asm__(".pushsection .rodata\n"
 	".popsection\n");
 extern const char fcq_top_bpf[], fcq_top_bpf_end[];
 
-#define TRACEFS		"/sys/kernel/tracing/events"
+#define TRACEFS_DIR	"/sys/kernel/tracing"
+#define TRACEFS		TRACEFS_DIR "/events"
 #define MAX_PORTS	256
 #define MAX_DEVS	1024
 
@@ -333,6 +335,25 @@ static int field_ok(const struct field *f, char *why, size_t n)
 	return 1;
 }
 
+/*
+ * `ip netns exec` mounts a sysfs of the namespace's own, without tracefs:
+ * mount it, in a mount namespace of fcq-top's own.
+ */
+static int mount_tracefs(char *why, size_t n)
+{
+	int e = errno;
+
+	if (e != ENOENT || unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) ||
+	    mount("tracefs", TRACEFS_DIR, "tracefs", 0, NULL)) {
+		snprintf(why, n, "cannot read " TRACEFS ": %s%s%s", strerror(e),
+			 e == ENOENT ? "; mounting tracefs: " : "",
+			 e == ENOENT ? strerror(errno) : "");
+		return -1;
+	}
+	return 0;
+}
+
 static char bpf_log[256];
 
 static int bpf_print(enum libbpf_print_level level, const char *fmt,
@@ -367,11 +388,8 @@ static int bpf_start(char *why, size_t n)
 	int err, any = 0, r;
 
 	libbpf_set_print(bpf_print);
-	if (access(TRACEFS, R_OK | X_OK)) {
-		snprintf(why, n, "cannot read " TRACEFS ": %s (tracefs not mounted, or no privilege)",
-			 strerror(errno));
+	if (access(TRACEFS, R_OK | X_OK) && mount_tracefs(why, n))
 		return -1;
-	}
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		r = field_ok(&fields[i], why, n);
 		if (r < 0)

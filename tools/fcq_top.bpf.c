@@ -74,11 +74,20 @@ int pause_rx(struct fcq_top_tp_pause_rx *tp)
 	return emit(tp->dev, FCQ_TOP_PAUSE_RX, 0, tp->enable, 0);
 }
 
-SEC("tracepoint/fcq/pause_request")
-int pause_request(struct fcq_top_tp_prio *tp)
-{
-	return emit(tp->dev, FCQ_TOP_PAUSE_REQ, tp->prio, 0, 0);
+/* An event that names its class and nothing else fcq-top counts. */
+#define PRIO_EVENT(sys, ev, type)					\
+SEC("tracepoint/" #sys "/" #ev)						\
+int ev(struct fcq_top_tp_prio *tp)					\
+{									\
+	return emit(tp->dev, type, tp->prio, 0, 0);			\
 }
+
+PRIO_EVENT(fcq, pause_request, FCQ_TOP_PAUSE_REQ)
+PRIO_EVENT(fcq, isolate, FCQ_TOP_ISOLATE)
+PRIO_EVENT(fcq, resume, FCQ_TOP_RESUME)
+PRIO_EVENT(flowsail, flowsail_pause, FCQ_TOP_FS_PAUSE)
+PRIO_EVENT(flowsail, flowsail_resume, FCQ_TOP_FS_RESUME)
+PRIO_EVENT(flowsail, flowsail_isolate, FCQ_TOP_FS_ISOLATE)
 
 SEC("tracepoint/fcq/kp_tx")
 int kp_tx(struct fcq_top_tp_kp *tp)
@@ -90,18 +99,6 @@ SEC("tracepoint/fcq/kp_rx")
 int kp_rx(struct fcq_top_tp_kp *tp)
 {
 	return emit(tp->dev, FCQ_TOP_KP_RX, tp->prio, 0, tp->type);
-}
-
-SEC("tracepoint/fcq/isolate")
-int isolate(struct fcq_top_tp_prio *tp)
-{
-	return emit(tp->dev, FCQ_TOP_ISOLATE, tp->prio, 0, 0);
-}
-
-SEC("tracepoint/fcq/resume")
-int resume(struct fcq_top_tp_prio *tp)
-{
-	return emit(tp->dev, FCQ_TOP_RESUME, tp->prio, 0, 0);
 }
 
 SEC("tracepoint/fcq/drop")
@@ -128,22 +125,4 @@ SEC("tracepoint/qcn/cnm_rx")
 int cnm_rx(struct fcq_top_tp_cnm_rx *tp)
 {
 	return emit(tp->dev, FCQ_TOP_CNM_RX, tp->prio, 0, 0);
-}
-
-SEC("tracepoint/flowsail/flowsail_pause")
-int flowsail_pause(struct fcq_top_tp_prio *tp)
-{
-	return emit(tp->dev, FCQ_TOP_FS_PAUSE, tp->prio, 0, 0);
-}
-
-SEC("tracepoint/flowsail/flowsail_resume")
-int flowsail_resume(struct fcq_top_tp_prio *tp)
-{
-	return emit(tp->dev, FCQ_TOP_FS_RESUME, tp->prio, 0, 0);
-}
-
-SEC("tracepoint/flowsail/flowsail_isolate")
-int flowsail_isolate(struct fcq_top_tp_prio *tp)
-{
-	return emit(tp->dev, FCQ_TOP_FS_ISOLATE, tp->prio, 0, 0);
 }
