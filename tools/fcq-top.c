@@ -634,6 +634,20 @@ static __u64 foreign_events(void)
 	return n;
 }
 
+/* A device name as a JSON string: it may hold any byte but '/' and ':'. */
+static void json_str(const char *v)
+{
+	putchar('"');
+	for (; *v; v++)
+		if (*v == '"' || *v == '\\')
+			printf("\\%c", *v);
+		else if ((unsigned char)*v < 0x20)
+			printf("\\u%04x", *v);
+		else
+			putchar(*v);
+	putchar('"');
+}
+
 static void json_arr(const char *key, const __u64 *v)
 {
 	int p;
@@ -662,8 +676,10 @@ static void print_json(bool bpf, __u64 t, __u64 dt, __u64 lost, __u64 cpu)
 		int pi;
 
 		pv = prev_of(pt, &pi);
-		printf("%s{\"dev\":\"%s\",\"ifindex\":%u,\"kind\":\"%s\",\"pfcwd_storm\":%u,\"drops\":{",
-		       i ? "," : "", pt->dev, pt->ifindex, pt->kind, pt->storm);
+		printf("%s{\"dev\":", i ? "," : "");
+		json_str(pt->dev);
+		printf(",\"ifindex\":%u,\"kind\":\"%s\",\"pfcwd_storm\":%u,\"drops\":{",
+		       pt->ifindex, pt->kind, pt->storm);
 		for (r = 0; r < NPORT_CTR; r++)
 			printf("%s\"%s\":%llu", r ? "," : "", port_ctr[r].key,
 			       (unsigned long long)pt->drop[r]);

@@ -216,7 +216,11 @@ storm_shown() {
 	tc=$(gojq '.[0].prio[3].pfcwd_storms' "$OUT/sw-r.json")
 	now=$(last top '.ports[] | select(.dev == "sw-r") | .pfcwd_storm')
 	ktap_note "sw-r in storm in $seen refreshes; storm and restore events: $ev; storms (tc): $tc; at the end: $now"
-	[ "$seen" -gt 0 ] && [ "$ev" = "1 1" ] && [ "$tc" = 1 ] && [ "$now" = 0 ]
+	# One storm, or more if the guest stalled r's frames past the restore
+	# (once in 6 runs, on a loaded host): as many as the port counted,
+	# each restored.
+	[ "$seen" -gt 0 ] && [ "$tc" -gt 0 ] && [ "$ev" = "$tc $tc" ] &&
+		[ "$now" = 0 ]
 	check_err $? "storm seen $seen times, events '$ev', tc $tc, at the end $now"
 	log_test "the watchdog's storm and restore are shown"
 }
