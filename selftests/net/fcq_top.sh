@@ -186,7 +186,7 @@ queue_and_pause_seen() {
 }
 
 drops_by_reason_match() {
-	local h bad= all=0 e c r
+	local h bad='' all=0 e c r
 	run || check_err 1 "the run failed"
 	for h in s1 s2 s3 r; do
 		for r in lossless lossy limit gso pfcwd; do
@@ -236,7 +236,7 @@ other_netns_apart() {
 }
 
 no_bpf_same_counters() {
-	local h bad= a b q
+	local h bad='' a b q
 	run || check_err 1 "the run failed"
 	for h in s1 s2 s3 r; do
 		a=$(last nobpf ".ports[] | select(.dev == \"sw-$h\") |
