@@ -107,7 +107,7 @@ plugins: $(PLUGINS)
 # ---- tools ------------------------------------------------------------------
 TOOLS := $(B)/tools/fcq-frame $(B)/tools/fcqctl $(B)/tools/fcq-gen \
 	$(B)/tools/fcq-net $(B)/tools/fcq-report $(B)/tools/fafcd \
-	$(B)/tools/fcq-cnsim
+	$(B)/tools/fcq-cnsim $(B)/tools/fcq-top
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
@@ -147,6 +147,23 @@ $(B)/tools/fafcd: tools/fafcd.c tools/fafc_glpk.c tools/fafc_glpk.h \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ tools/fafcd.c tools/fafc_glpk.c \
 		core/fafc.c $(NL_LIBS) -lglpk -lm
+
+# fcq-top: its BPF programs built for the BPF target, embedded in the tool.
+BPF_CLANG ?= clang
+BPF_CFLAGS := -target bpf -O2 -g $(WARN) \
+	-I/usr/include/$(shell $(CC) -dumpmachine)
+BPF_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null)
+NL3_LIBS := $(shell pkg-config --libs libnl-3.0 2>/dev/null)
+
+$(B)/tools/fcq_top.bpf.o: tools/fcq_top.bpf.c tools/fcq_top.h
+	@mkdir -p $(dir $@)
+	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(B)/tools/fcq-top: tools/fcq-top.c tools/fcq_top.h $(B)/tools/fcq_top.bpf.o \
+		include/uapi/linux/fcq.h include/uapi/linux/qcn.h
+	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) \
+		-DFCQ_TOP_BPF='"$(B)/tools/fcq_top.bpf.o"' -o $@ $< \
+		$(BPF_LIBS) $(NL3_LIBS)
 
 tools: $(TOOLS)
 

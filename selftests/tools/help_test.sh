@@ -57,6 +57,7 @@ CASES=(
 	"build/tools/fcq-net down"
 	"build/tools/fcq-report"
 	"build/tools/fcq-cnsim"
+	"build/tools/fcq-top"
 	"tools/fcq-exp"
 	"tools/demo"
 	"tools/setup"
@@ -78,6 +79,7 @@ CASES=(
 	"selftests/net/fafc_e1.sh"
 	"selftests/net/pfc_rx.sh"
 	"selftests/net/pfc_incast.sh"
+	"selftests/net/fcq_top.sh"
 	"selftests/net/teardown.sh"
 	"selftests/vm/runner_test.sh"
 )
