@@ -2681,30 +2681,48 @@ static bool write_queue_plot(const char *outdir, const char *title)
 }
 
 /*
+ * @base.gp in @outdir, created (its path in *@path), up to its plot's
+ * title: a comment saying @what it draws, the terminal of @base.png, @w x
+ * @h pixels, and the title, -t's or @title.
+ */
+static FILE *gp_begin(const char *outdir, const char *base, const char *what,
+		      int w, int h, const char *title, char **path)
+{
+	char name[32];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "%s.gp", base);
+	*path = path_of(outdir, name);
+	f = create(*path);
+	fprintf(f, "# fcq-report: %s; run: gnuplot %s\n", what, name);
+	snprintf(name, sizeof(name), "%s.png", base);
+	gp_terminal(f, w, h, name);
+	fprintf(f, "set title ");
+	gp_str(f, title);
+	fputc('\n', f);
+	return f;
+}
+
+/*
  * pauses.gp and pauses-S.dat: per scheme, its first run with a pfc.txt,
  * each port that received PFC a row, its paused intervals as bars over
  * time (s, on fct.txt's clock); false if no run has a pfc.txt.
  */
 static bool write_pause_plot(const char *outdir, const char *title)
 {
-	char *gpath = path_of(outdir, "pauses.gp"), *path, dat[48];
 	size_t i, j, k, rows = 0, nrows;
+	char *gpath, *path, dat[48];
 	bool any = false;
 	FILE *f, *gp;
 
 	for (i = 0; i < nruns && !runs[i].has_pfc; i++)
 		;
-	if (i == nruns) {
-		free(gpath);
+	if (i == nruns)
 		return false;
-	}
-	gp = create(gpath);
-	fprintf(gp, "# fcq-report: the ports paused by PFC (pfc.txt), a "
-		"scheme's first run; run: gnuplot pauses.gp\n");
-	gp_terminal(gp, 1000, 600, "pauses.png");
-	fprintf(gp, "set title ");
-	gp_str(gp, title ? title : "ports paused by PFC");
-	fprintf(gp, "\nset xlabel 'time (s, on fct.txt''s clock)'\n"
+	gp = gp_begin(outdir, "pauses", "the ports paused by PFC (pfc.txt), "
+		      "a scheme's first run", 1000, 600,
+		      title ? title : "ports paused by PFC", &gpath);
+	fprintf(gp, "set xlabel 'time (s, on fct.txt''s clock)'\n"
 		    "set ylabel 'receiving port'\n"
 		    "set grid x\nset key outside top center horizontal\n"
 		    "set offsets 0, 0, 1, 1\nplot ");
@@ -2769,25 +2787,20 @@ static bool write_pause_plot(const char *outdir, const char *title)
  */
 static bool write_qlen_plot(const char *outdir, const char *title)
 {
-	char *gpath = path_of(outdir, "qlen.gp"), *path, dat[48];
 	uint64_t *cnt = NULL, total, sum;
+	char *gpath, *path, dat[48];
 	size_t i, j, b, nb;
 	bool any = false;
 	FILE *f, *gp;
 
 	for (i = 0; i < nruns && !runs[i].has_qlen; i++)
 		;
-	if (i == nruns) {
-		free(gpath);
+	if (i == nruns)
 		return false;
-	}
-	gp = create(gpath);
-	fprintf(gp, "# fcq-report: switch queues sampled (qlen.txt), every "
-		"port and run pooled; run: gnuplot qlen.gp\n");
-	gp_terminal(gp, 800, 500, "qlen.png");
-	fprintf(gp, "set title ");
-	gp_str(gp, title ? title : "switch queue length, sampled");
-	fprintf(gp, "\nset xlabel 'queue (kB)'\n"
+	gp = gp_begin(outdir, "qlen", "switch queues sampled (qlen.txt), "
+		      "every port and run pooled", 800, 500,
+		      title ? title : "switch queue length, sampled", &gpath);
+	fprintf(gp, "set xlabel 'queue (kB)'\n"
 		    "set ylabel 'share of the samples below'\n"
 		    "set yrange [0:1.02]\nset grid\n"
 		    "set key bottom right\nplot ");
