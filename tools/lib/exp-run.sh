@@ -380,6 +380,7 @@ for g in "${gens[@]}"; do wait "$g" || rc=1; done
 if [ ${#events[@]} -gt 0 ]; then
 	tend=$(fcq-gen now)
 	trace_off
+	progress "copying the trace"
 	cp "$TR/trace" "$rdv/trace.txt"
 	[ ${#traces[@]} = 0 ] || cp "$rdv/trace.txt" "$dir/trace.txt"
 	if grep -q 'LOST EVENTS' "$rdv/trace.txt"; then
@@ -417,6 +418,8 @@ cat "$rdv"/err.h* | sed -n 's/^reordered //p' >"$dir/reordered.txt"
 cat "$rdv"/err.h* | grep -Ev '^(incomplete|reordered) ' >"$dir/errors.txt"
 # HPCC's pfc.txt and qlen.txt, on fct.txt's clock (hpcc-traces.awk)
 first=$(awk 'NR == 2 { printf "%.0f", $6 * 1e9 }' "$dir/flow.txt")
+[ "$pfc_trace$qlen_trace" = off ] ||
+	progress "writing HPCC's pfc.txt and qlen.txt from $(wc -l <"$rdv/trace.txt") trace lines"
 if [ "$pfc_trace" = on ]; then
 	awk -f "$TOP/tools/lib/hpcc-traces.awk" -v mode=pfc -v epoch="$epoch" \
 		-v scale="$scale" -v first="$first" "$rdv/nodes" "$rdv/trace.txt" \

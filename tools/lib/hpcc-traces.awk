@@ -30,12 +30,18 @@ function die(msg) {
 	failed = 1
 	exit 1
 }
-# "key=value" of an event line
-function field(key,    i) {
-	for (i = 1; i <= NF; i++)
-		if (index($i, key "=") == 1)
-			return substr($i, length(key) + 2)
-	die("line " FNR " of " FILENAME ": no " key "= in: " $0)
+# Where the event's name is on its line (the task's name before it may
+# hold blanks); then "key=value" at its field @n after it.
+function event(name,    i) {
+	for (i = 1; i <= NF && $i != name; i++)
+		;
+	return i
+}
+function field(n, key) {
+	if (index($(e + n), key "=") != 1)
+		die("line " FNR " of " FILENAME ": no " key "= at field " n \
+		    " after " $e " in: " $0)
+	return substr($(e + n), length(key) + 2)
 }
 function ifindex(dev) {
 	if (dev !~ /^(p|eth)[0-9]+$/)
@@ -70,28 +76,32 @@ FNR == NR {
 	}
 	next
 }
+# pause_rx: dev opcode enable quanta now stop netns
 mode == "pfc" && / pause_rx: / {
-	ns = field("netns")
+	e = event("pause_rx:")
+	ns = field(7, "netns")
 	if (!(ns in id))
 		next
-	split(field("quanta"), q, ",")
-	en = strtonum_hex(field("enable"))
-	when = ftime(field("now"))
-	dev = ifindex(field("dev"))
+	split(field(4, "quanta"), q, ",")
+	en = strtonum_hex(field(3, "enable"))
+	when = ftime(field(5, "now"))
+	dev = ifindex(field(1, "dev"))
 	for (p = 0; p < 8; p++)
 		if (int(en / 2 ^ p) % 2)
 			printf "%s %d %d %d %d\n", when, id[ns], type[ns], dev,
 				(q[p + 1] > 0 ? 1 : 0)
 	next
 }
+# qlen: dev netns level since
 mode == "qlen" && / qlen: / {
-	ns = field("netns")
+	e = event("qlen:")
+	ns = field(2, "netns")
 	if (!(ns in id) || type[ns] != 1)
 		next
-	k = id[ns] " " ifindex(field("dev"))
+	k = id[ns] " " ifindex(field(1, "dev"))
 	n = ++nev[k]
-	ev_t[k, n] = field("since")
-	ev_l[k, n] = field("level")
+	ev_t[k, n] = field(4, "since")
+	ev_l[k, n] = field(3, "level")
 	next
 }
 # mawk has no strtonum: "0x08" -> 8
