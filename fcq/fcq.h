@@ -360,6 +360,7 @@ int fcq_port_parse(struct fcq_port *port, struct nlattr *opt,
 void fcq_port_apply(struct fcq_port *port, const struct fcq_port_cfg *cfg);
 void fcq_port_refresh_headroom(struct fcq_port *port);
 void fcq_port_kick(struct fcq_port *port);
+void fcq_port_qlen(struct fcq_port *port, u64 now, u32 level);
 int fcq_port_start(struct fcq_port *port, struct netlink_ext_ack *extack);
 void fcq_port_destroy(struct Qdisc *sch);
 void fcq_port_reset(struct Qdisc *sch);

@@ -418,7 +418,7 @@ static void pfcwd_drop(struct fcq_port *port, struct sk_buff *skb, u64 now)
 	u32 len = qdisc_pkt_len(skb);
 
 	port->st.backlog[cb->prio] -= len;
-	fcq_qhist_set(&port->qhist, now, port->qhist.level - len);
+	fcq_port_qlen(port, now, port->qhist.level - len);
 	fcq_switch_release(port, skb, now);
 	port->st.drops[cb->prio]++;
 	port->st.drop_pfcwd++;
@@ -481,7 +481,7 @@ struct sk_buff *fcq_link_dequeue(struct fcq_port *port)
 		start = max(port->tx_free, eligible);
 		count_lag(port, &behind, eligible, start);
 		port->st.backlog[cb->prio] -= qdisc_pkt_len(skb);
-		fcq_qhist_set(&port->qhist, start,
+		fcq_port_qlen(port, start,
 			      port->qhist.level - qdisc_pkt_len(skb));
 		port->st.tx_packets[cb->prio]++;
 		port->st.tx_bytes[cb->prio] += qdisc_pkt_len(skb);

@@ -371,6 +371,16 @@ void fcq_port_kick(struct fcq_port *port)
 EXPORT_SYMBOL_GPL(fcq_port_kick);
 
 /*
+ * @port's queue holds @level bytes from @now on: its histogram, and the
+ * fcq:qlen tracepoint with the time the histogram gave the change.
+ */
+void fcq_port_qlen(struct fcq_port *port, u64 now, u32 level)
+{
+	fcq_qhist_set(&port->qhist, now, level);
+	trace_qlen(port->dev, level, port->qhist.last);
+}
+
+/*
  * Join the switch and start honouring pauses; after the options. Under
  * `tc qdisc replace` the old qdisc is still on the device: the new one
  * takes over its switch slot and the pauses its downstream asked for.
@@ -411,7 +421,7 @@ void fcq_port_reset(struct Qdisc *sch)
 	fcq_kp_reset(port);
 	fcq_pfcwd_reset(port);
 	memset(port->st.backlog, 0, sizeof(port->st.backlog));
-	fcq_qhist_set(&port->qhist, now, 0);
+	fcq_port_qlen(port, now, 0);
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
 	WRITE_ONCE(port->tx_free, 0);
@@ -529,8 +539,7 @@ static int enqueue_one(struct sk_buff *skb, struct fcq_port *port,
 
 	port->ops->queue(port, skb);
 	port->st.backlog[cb->prio] += qdisc_pkt_len(skb);
-	fcq_qhist_set(&port->qhist, cb->time,
-		      port->qhist.level + qdisc_pkt_len(skb));
+	fcq_port_qlen(port, cb->time, port->qhist.level + qdisc_pkt_len(skb));
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;

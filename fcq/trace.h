@@ -42,6 +42,8 @@ TRACE_EVENT(pause_tx,
 /*
  * @dev honoured a PFC/PAUSE frame at @now; the serializer finishes the frame
  * it is sending at @stop, after which the paused classes stay silent.
+ * @netns (its network namespace's inode number) tells apart the devices of
+ * one name in different namespaces.
  */
 TRACE_EVENT(pause_rx,
 	TP_PROTO(const struct net_device *dev, u16 opcode, u8 enable,
@@ -54,21 +56,47 @@ TRACE_EVENT(pause_rx,
 		__array(u16, quanta, 8)
 		__field(u64, now)
 		__field(u64, stop)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->opcode = opcode;
 		__entry->enable = enable;
 		memcpy(__entry->quanta, quanta, sizeof(__entry->quanta));
 		__entry->now = now;
 		__entry->stop = stop;
 	),
-	TP_printk("dev=%s opcode=0x%04x enable=0x%02x quanta=%u,%u,%u,%u,%u,%u,%u,%u now=%llu stop=%llu",
+	TP_printk("dev=%s opcode=0x%04x enable=0x%02x quanta=%u,%u,%u,%u,%u,%u,%u,%u now=%llu stop=%llu netns=%u",
 		  __entry->dev, __entry->opcode, __entry->enable,
 		  __entry->quanta[0], __entry->quanta[1], __entry->quanta[2],
 		  __entry->quanta[3], __entry->quanta[4], __entry->quanta[5],
 		  __entry->quanta[6], __entry->quanta[7],
-		  __entry->now, __entry->stop)
+		  __entry->now, __entry->stop, __entry->netns)
+);
+
+/*
+ * The bytes queued on @dev, not yet serializing, are @level from @since on
+ * (the time of the port's queue-length histogram, never before its last
+ * change). In namespace @netns, as pause_rx.
+ */
+TRACE_EVENT(qlen,
+	TP_PROTO(const struct net_device *dev, u32 level, u64 since),
+	TP_ARGS(dev, level, since),
+	TP_STRUCT__entry(
+		__array(char, dev, IFNAMSIZ)
+		__field(u32, netns)
+		__field(u32, level)
+		__field(u64, since)
+	),
+	TP_fast_assign(
+		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
+		__entry->level = level;
+		__entry->since = since;
+	),
+	TP_printk("dev=%s netns=%u level=%u since=%llu", __entry->dev,
+		  __entry->netns, __entry->level, __entry->since)
 );
 
 /*

@@ -30,6 +30,12 @@
  *   stats.json    optional: [{"netns","dev","role":"switch"|"host",
  *                 "tc":OBJ}] where OBJ is one fcq qdisc of
  *                 "tc -j -s qdisc show".
+ *   pfc.txt       optional, HPCC's: "time_ns node_id node_type ifindex
+ *                 type" a line, in time order, type 1 a pause, 0 a
+ *                 resume received (fcq-exp's pfc_trace).
+ *   qlen.txt      optional, HPCC's: "time: T" then "switch port c0 c1
+ *                 ..." per switch port, cK the samples of the queue in
+ *                 [K, K + 1) kB so far (fcq-exp's qlen_trace).
  *
  * Per run (selftests/tools/report_test.sh recomputes it):
  *   slowdown    = max(1, fct_ns / standalone_fct_ns) per flow, as HPCC's
@@ -152,6 +158,14 @@
  * a panel per statistic against N on a log2 axis, a line per series with
  * its 95 % intervals, the references as dashed lines at their means.
  * Without -s, an old sweep.png in OUTDIR is removed.
+ *
+ * With a pfc.txt in some run, pauses.gp (pauses-S.dat) draws pauses.png:
+ * of each scheme's first run with one, a row per port that received PFC
+ * ("node/ifindex"), a bar from each pause line to the port's next resume
+ * line (or the file's last time). With a qlen.txt, qlen.gp (qlen-S.dat)
+ * draws qlen.png: per scheme, the share of the samples of its last dump,
+ * every switch port and run pooled, below each bucket's upper edge (kB).
+ * Without them, an old pauses.png or qlen.png is removed.
  *
  * Exit status: 0 done; 1 unreadable input (the message names the file and,
  * where there is one, the line), an output that cannot be written, or
@@ -301,6 +315,14 @@ struct queue {
 	size_t ncdf;
 };
 
+/*
+ * A paused interval of a port that received PFC (pfc.txt): from a pause
+ * line to the port's next resume line, or to the file's last time.
+ */
+struct pause_iv {
+	uint64_t node, ifindex, from, to;
+};
+
 /* One scheme with one seed. */
 struct run {
 	char *dir;
@@ -328,6 +350,14 @@ struct run {
 
 	bool has_stats, has_cnm;
 	uint64_t pfc_tx, kp_tx, cnm_tx, paused_ns, drops, drop_lossless;
+
+	bool has_pfc, has_qlen;
+	struct pause_iv *pauses;	/* pfc.txt's paused intervals */
+	size_t npauses;
+	uint64_t *qlen;		/* qlen.txt's last dump, every port's counts
+				 * added up per 1 kB bucket
+				 */
+	size_t nqlen;
 };
 
 /* The runs of one scheme name: the samples of its statistics. */
@@ -951,6 +981,156 @@ static void read_stats(struct run *s)
 		}
 	}
 	json_object_put(o);
+out:
+	free(path);
+}
+
+/* Split @line at blanks into at most @max of @tok; the number of words. */
+static int words(char *line, char **tok, int max)
+{
+	char *save = NULL, *t;
+	int n = 0;
+
+	for (t = strtok_r(line, " \t\r\n", &save); t;
+	     t = strtok_r(NULL, " \t\r\n", &save))
+		if (n++ < max)
+			tok[n - 1] = t;
+	return n;
+}
+
+/*
+ * pfc.txt (HPCC's): "time_ns node_id node_type ifindex type" a line, in
+ * time order; each port's paused intervals.
+ */
+static void read_pfc(struct run *s)
+{
+	char *path = path_of(s->dir, "pfc.txt"), *line = NULL, *tok[5];
+	struct pause_iv *open_iv = NULL;
+	size_t cap = 0, nopen = 0, i;
+	unsigned long lineno = 0;
+	uint64_t v[5], last = 0;
+	FILE *f;
+	int n, k;
+
+	f = fopen(path, "r");
+	if (!f) {
+		if (errno != ENOENT)
+			die("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	s->has_pfc = true;
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		n = words(line, tok, 5);
+		if (!n)
+			continue;
+		if (n != 5)
+			die("%s:%lu: %d columns, expected 5: time_ns node_id node_type ifindex type",
+			    path, lineno, n);
+		for (k = 0; k < 5; k++)
+			if (!parse_dec(tok[k], &v[k]))
+				die("%s:%lu: column %d: \"%s\" is not a non-negative integer",
+				    path, lineno, k + 1, tok[k]);
+		if (v[2] > 1 || v[4] > 1)
+			die("%s:%lu: node_type and type are 0 or 1", path,
+			    lineno);
+		if (v[0] < last)
+			die("%s:%lu: time %" PRIu64 " before the line above's",
+			    path, lineno, v[0]);
+		last = v[0];
+		for (i = 0; i < nopen; i++)
+			if (open_iv[i].node == v[1] &&
+			    open_iv[i].ifindex == v[3])
+				break;
+		if (v[4] && i == nopen) {
+			open_iv = xrealloc(open_iv, ++nopen * sizeof(*open_iv));
+			open_iv[i] = (struct pause_iv){ v[1], v[3], v[0], 0 };
+		} else if (!v[4] && i < nopen) {
+			s->pauses = xrealloc(s->pauses, (s->npauses + 1) *
+					     sizeof(*s->pauses));
+			s->pauses[s->npauses] = open_iv[i];
+			s->pauses[s->npauses++].to = v[0];
+			open_iv[i] = open_iv[--nopen];
+		}
+	}
+	if (ferror(f))
+		die("%s: %s", path, strerror(errno));
+	fclose(f);
+	for (i = 0; i < nopen; i++) {
+		s->pauses = xrealloc(s->pauses, (s->npauses + 1) *
+				     sizeof(*s->pauses));
+		s->pauses[s->npauses] = open_iv[i];
+		s->pauses[s->npauses++].to = last;
+	}
+	free(open_iv);
+	free(line);
+out:
+	free(path);
+}
+
+/*
+ * qlen.txt (HPCC's): "time: T" then "switch port c0 c1 ..." per port, the
+ * counts cumulative; the last dump's, every port's added up per bucket.
+ */
+static void read_qlen(struct run *s)
+{
+	char *path = path_of(s->dir, "qlen.txt"), *line = NULL, *tok[2];
+	unsigned long lineno = 0;
+	bool dumped = false;
+	uint64_t t, last = 0, v;
+	size_t cap = 0, b;
+	char *w, *save;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		if (errno != ENOENT)
+			die("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		if (!strncmp(line, "time:", 5)) {
+			if (words(line + 5, tok, 2) != 1 || !parse_dec(tok[0], &t) ||
+			    (dumped && t <= last))
+				die("%s:%lu: expected \"time: T\", T in ns after the last dump's",
+				    path, lineno);
+			last = t;
+			dumped = true;
+			s->nqlen = 0;	/* cumulative: the last dump has all */
+			continue;
+		}
+		save = NULL;
+		w = strtok_r(line, " \t\r\n", &save);
+		if (!w)
+			continue;
+		if (!dumped)
+			die("%s:%lu: a port's line before the first \"time:\"",
+			    path, lineno);
+		for (b = 0; w; w = strtok_r(NULL, " \t\r\n", &save), b++) {
+			if (!parse_dec(w, &v))
+				die("%s:%lu: \"%s\" is not a non-negative integer",
+				    path, lineno, w);
+			if (b < 2)	/* switch and port */
+				continue;
+			if (b - 2 >= s->nqlen) {
+				s->qlen = xrealloc(s->qlen, (b - 1) *
+						   sizeof(*s->qlen));
+				s->qlen[s->nqlen++] = 0;
+			}
+			s->qlen[b - 2] += v;
+		}
+		if (b < 3)
+			die("%s:%lu: expected \"switch port c0 c1 ...\"", path,
+			    lineno);
+	}
+	if (ferror(f))
+		die("%s: %s", path, strerror(errno));
+	fclose(f);
+	if (!dumped)
+		die("%s: no \"time:\" line: not HPCC's qlen.txt", path);
+	s->has_qlen = true;
+	free(line);
 out:
 	free(path);
 }
@@ -2292,6 +2472,17 @@ static FILE *create(const char *path)
 	return f;
 }
 
+/* @png's terminal, @w x @h pixels, as every plot here sets it. */
+static void gp_terminal(FILE *f, int w, int h, const char *png)
+{
+	fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		   "\tset terminal pngcairo size %d,%d noenhanced font 'sans,11'\n"
+		   "} else {\n"
+		   "\tset terminal png size %d,%d noenhanced\n"
+		   "}\n"
+		   "set output '%s'\n", w, h, w, h, png);
+}
+
 static void close_out(FILE *f, const char *path)
 {
 	if (ferror(f) | fclose(f))
@@ -2351,12 +2542,7 @@ static void write_plot(const char *outdir, const char *title)
 	f = create(path);
 	fprintf(f, "# fcq-report: p95 and p99 slowdown per flow size, means "
 		"over runs with 95 %% intervals; run: gnuplot slowdown.gp\n");
-	fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-		   "\tset terminal pngcairo size 1200,500 noenhanced font 'sans,11'\n"
-		   "} else {\n"
-		   "\tset terminal png size 1200,500 noenhanced\n"
-		   "}\n"
-		   "set output 'slowdown.png'\n");
+	gp_terminal(f, 1200, 500, "slowdown.png");
 	fprintf(f, "set multiplot layout 1,2 title ");
 	gp_str(f, title ? title : "slowdown by flow size");
 	fprintf(f, " font ',14'\nset logscale y\n");
@@ -2476,12 +2662,8 @@ static bool write_queue_plot(const char *outdir, const char *title)
 	f = create(path);
 	fprintf(f, "# fcq-report: the deepest switch queue's distribution, "
 		"mean over runs; run: gnuplot queue.gp\n");
-	fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-		   "\tset terminal pngcairo size 800,500 noenhanced font 'sans,11'\n"
-		   "} else {\n"
-		   "\tset terminal png size 800,500 noenhanced\n"
-		   "}\n"
-		   "set output 'queue.png'\nset title ");
+	gp_terminal(f, 800, 500, "queue.png");
+	fprintf(f, "set title ");
 	gp_str(f, title ? title : "the deepest switch queue");
 	fprintf(f, "\nset xlabel 'queue (kB)'\n"
 		   "set ylabel 'share of the time at or below'\n"
@@ -2496,6 +2678,177 @@ static bool write_queue_plot(const char *outdir, const char *title)
 	close_out(f, path);
 	free(path);
 	return true;
+}
+
+/*
+ * @base.gp in @outdir, created (its path in *@path), up to its plot's
+ * title: a comment saying @what it draws, the terminal of @base.png, @w x
+ * @h pixels, and the title, -t's or @title.
+ */
+static FILE *gp_begin(const char *outdir, const char *base, const char *what,
+		      int w, int h, const char *title, char **path)
+{
+	char name[32];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "%s.gp", base);
+	*path = path_of(outdir, name);
+	f = create(*path);
+	fprintf(f, "# fcq-report: %s; run: gnuplot %s\n", what, name);
+	snprintf(name, sizeof(name), "%s.png", base);
+	gp_terminal(f, w, h, name);
+	fprintf(f, "set title ");
+	gp_str(f, title);
+	fputc('\n', f);
+	return f;
+}
+
+/*
+ * pauses.gp and pauses-S.dat: per scheme, its first run with a pfc.txt,
+ * each port that received PFC a row, its paused intervals as bars over
+ * time (s, on fct.txt's clock); false if no run has a pfc.txt.
+ */
+static bool write_pause_plot(const char *outdir, const char *title)
+{
+	size_t i, j, k, rows = 0, nrows;
+	char *gpath, *path, dat[48];
+	bool any = false;
+	FILE *f, *gp;
+
+	for (i = 0; i < nruns && !runs[i].has_pfc; i++)
+		;
+	if (i == nruns)
+		return false;
+	gp = gp_begin(outdir, "pauses", "the ports paused by PFC (pfc.txt), "
+		      "a scheme's first run", 1000, 600,
+		      title ? title : "ports paused by PFC", &gpath);
+	fprintf(gp, "set xlabel 'time (s, on fct.txt''s clock)'\n"
+		    "set ylabel 'receiving port'\n"
+		    "set grid x\nset key outside top center horizontal\n"
+		    "set offsets 0, 0, 1, 1\nplot ");
+	for (i = 0; i < nschemes; i++) {
+		const struct scheme *sc = &schemes[i];
+		const struct run *r = NULL;
+		struct pause_iv *seen = NULL;
+
+		for (j = 0; j < sc->nrun && !r; j++)
+			if (runs[sc->run[j]].has_pfc)
+				r = &runs[sc->run[j]];
+		if (!r)
+			continue;
+		snprintf(dat, sizeof(dat), "pauses-%zu.dat", i + 1);
+		path = path_of(outdir, dat);
+		f = create(path);
+		fprintf(f, "# fcq-report: %s (%s): from_s row length_s \"port\"\n",
+			sc->name, r->dir);
+		/* a row per port (node/ifindex), in the order it first paused */
+		for (k = 0, nrows = 0; k < r->npauses; k++) {
+			const struct pause_iv *p = &r->pauses[k];
+
+			for (j = 0; j < nrows; j++)
+				if (seen[j].node == p->node &&
+				    seen[j].ifindex == p->ifindex)
+					break;
+			if (j == nrows) {
+				seen = xrealloc(seen, ++nrows * sizeof(*seen));
+				seen[j] = *p;
+			}
+			fprintf(f, "%.9f %zu %.9f \"%s %" PRIu64 "/%" PRIu64 "\"\n",
+				p->from / 1e9, rows + j, (p->to - p->from) / 1e9,
+				sc->name, p->node, p->ifindex);
+		}
+		close_out(f, path);
+		free(path);
+		free(seen);
+		fprintf(gp, any ? ", \\\n\t" : "");
+		if (nrows)
+			fprintf(gp, "'%s' using 1:2:3:(0):ytic(4) with vectors nohead lw 5",
+				dat);
+		else
+			fprintf(gp, "keyentry with lines lw 5");
+		fprintf(gp, " lc rgb '%s' title ", colour[i % 8]);
+		gp_str(gp, sc->name);
+		rows += nrows;
+		any = true;
+	}
+	/* gnuplot refuses a plot without points: draw the frame. */
+	if (any && !rows)
+		fprintf(gp, ", 1/0 notitle");
+	fputc('\n', gp);
+	close_out(gp, gpath);
+	free(gpath);
+	return any;
+}
+
+/*
+ * qlen.gp and qlen-S.dat: per scheme, the share of qlen.txt's samples at
+ * or below each 1 kB bucket's upper edge, every switch port and run of the
+ * scheme pooled; false if no run has a qlen.txt.
+ */
+static bool write_qlen_plot(const char *outdir, const char *title)
+{
+	uint64_t *cnt = NULL, total, sum;
+	char *gpath, *path, dat[48];
+	size_t i, j, b, nb;
+	bool any = false;
+	FILE *f, *gp;
+
+	for (i = 0; i < nruns && !runs[i].has_qlen; i++)
+		;
+	if (i == nruns)
+		return false;
+	gp = gp_begin(outdir, "qlen", "switch queues sampled (qlen.txt), "
+		      "every port and run pooled", 800, 500,
+		      title ? title : "switch queue length, sampled", &gpath);
+	fprintf(gp, "set xlabel 'queue (kB)'\n"
+		    "set ylabel 'share of the samples below'\n"
+		    "set yrange [0:1.02]\nset grid\n"
+		    "set key bottom right\nplot ");
+	for (i = 0; i < nschemes; i++) {
+		const struct scheme *sc = &schemes[i];
+
+		for (j = 0, nb = 0; j < sc->nrun; j++) {
+			const struct run *r = &runs[sc->run[j]];
+
+			if (!r->has_qlen)
+				continue;
+			if (r->nqlen > nb) {
+				cnt = xrealloc(cnt, r->nqlen * sizeof(*cnt));
+				memset(cnt + nb, 0, (r->nqlen - nb) * sizeof(*cnt));
+				nb = r->nqlen;
+			}
+			for (b = 0; b < r->nqlen; b++)
+				cnt[b] += r->qlen[b];
+		}
+		for (b = 0, total = 0; b < nb; b++)
+			total += cnt[b];
+		if (!total) {
+			memset(cnt, 0, nb * sizeof(*cnt));
+			continue;
+		}
+		snprintf(dat, sizeof(dat), "qlen-%zu.dat", i + 1);
+		path = path_of(outdir, dat);
+		f = create(path);
+		fprintf(f, "# fcq-report: %s: kB P(q < kB), of qlen.txt's samples\n",
+			sc->name);
+		fprintf(f, "0 0\n");
+		for (b = 0, sum = 0; b < nb; b++) {
+			sum += cnt[b];
+			cnt[b] = 0;
+			fprintf(f, "%zu %.6g\n", b + 1, (double)sum / total);
+		}
+		close_out(f, path);
+		free(path);
+		fprintf(gp, "%s'%s' using 1:2 with steps lw 2 lc rgb '%s' dt %zu title ",
+			any ? ", \\\n\t" : "", dat, colour[i % 8], i / 8 + 1);
+		gp_str(gp, sc->name);
+		any = true;
+	}
+	free(cnt);
+	fputc('\n', gp);
+	close_out(gp, gpath);
+	free(gpath);
+	return any;
 }
 
 /*
@@ -2549,12 +2902,7 @@ static void write_sweep_plot(const char *outdir, const char *title)
 	f = create(path);
 	fprintf(f, "# fcq-report: slowdown against %s, means over runs with 95 %% "
 		"intervals; run: gnuplot sweep.gp\n", sweep_label);
-	fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-		   "\tset terminal pngcairo size 1500,500 noenhanced font 'sans,11'\n"
-		   "} else {\n"
-		   "\tset terminal png size 1500,500 noenhanced\n"
-		   "}\n"
-		   "set output 'sweep.png'\n");
+	gp_terminal(f, 1500, 500, "sweep.png");
 	fprintf(f, "set multiplot layout 1,3 title ");
 	gp_str(f, title ? title : "slowdown");
 	fprintf(f, " font ',14'\nset logscale xy 2\nset format y '%%g'\n");
@@ -2643,6 +2991,22 @@ static void run_gnuplot(const char *outdir, const char *base)
 	free(png);
 }
 
+/* gnuplot @base.gp if @drawn, else remove an older @base.png. */
+static void gnuplot_if(const char *outdir, const char *base, bool drawn)
+{
+	char name[32], *png;
+
+	if (drawn) {
+		run_gnuplot(outdir, base);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s.png", base);
+	png = path_of(outdir, name);
+	if (unlink(png) && errno != ENOENT)	/* not this report's */
+		die("%s: %s", png, strerror(errno));
+	free(png);
+}
+
 /* ---- input: runs, grouped into schemes ------------------------------ */
 
 static bool has_fct(const char *dir)
@@ -2727,7 +3091,7 @@ int main(int argc, char **argv)
 	const char *outdir = ".", *title = NULL;
 	char *txt, *path, *path2, *report = NULL;
 	size_t len = 0, i;
-	bool queue_plot;
+	bool queue_plot, pause_plot, qlen_plot;
 	FILE *f;
 	int c;
 
@@ -2780,6 +3144,8 @@ int main(int argc, char **argv)
 		read_summary(s);
 		read_seed(s);
 		read_stats(s);
+		read_pfc(s);
+		read_qlen(s);
 		group_stats(s);
 	}
 	group_runs();
@@ -2806,14 +3172,13 @@ int main(int argc, char **argv)
 	if (sweep_label)
 		write_sweep_plot(outdir, title);
 	queue_plot = write_queue_plot(outdir, title);
+	pause_plot = write_pause_plot(outdir, title);
+	qlen_plot = write_qlen_plot(outdir, title);
 	fputs(report, stdout);
 	run_gnuplot(outdir, "slowdown");
-	path2 = path_of(outdir, "queue.png");
-	if (queue_plot)
-		run_gnuplot(outdir, "queue");
-	else if (unlink(path2) && errno != ENOENT)	/* not this report's */
-		die("%s: %s", path2, strerror(errno));
-	free(path2);
+	gnuplot_if(outdir, "queue", queue_plot);
+	gnuplot_if(outdir, "pauses", pause_plot);
+	gnuplot_if(outdir, "qlen", qlen_plot);
 	path2 = path_of(outdir, "sweep.png");
 	if (sweep_label)
 		run_gnuplot(outdir, "sweep");

@@ -12,7 +12,12 @@
 # switch layer pfc shares): its two flows complete without a drop, and
 # fct_analysis.py reads them. Last, dual-homed hosts (experiments/dualhomed,
 # as in the simulator's ali_32host_10rack.txt): every flow completes and
-# every host's two links carry its flows.
+# every host's two links carry its flows. The example also records HPCC's
+# pfc.txt and qlen.txt (pfc_trace, qlen_trace; its switches' buffer small
+# enough that they pause): a pause line per PFC frame each port received,
+# as many as its link peer's qdisc counted sending, and a qlen.txt whose
+# sample counts match its times and whose largest bucket fits each port's
+# deepest queue.
 set -u
 # shellcheck disable=SC2034 # read by usage.sh and ktap.sh
 ALL_TESTS="
@@ -22,6 +27,8 @@ ALL_TESTS="
 	example_fct_columns
 	example_start_lags
 	example_fct_analysis
+	example_pfc_txt
+	example_qlen_txt
 	mix_unchanged
 	mix_flows_complete
 	mix_fct_analysis
@@ -50,9 +57,18 @@ RD=$DH/scheme-1-pfc/seed-1
 # The experiments, each run once whichever case needs it first (so that
 # TESTS= may name any case); EXAMPLE_RC, MIX_RC and DH_RC are fcq-exp's
 # exit statuses.
+# qlen_trace: a sample every 1 us and a dump every 100 us on the file's
+# clock (1 ms and 100 ms in the guest, scale 1000). A 150 kB buffer made
+# the switches send 19394 PFC frames in a trial run (none with the
+# default 12 Mb).
+QLEN_I=1000 QLEN_D=100000
 example_run() {
 	[ -z "${EXAMPLE_RC:-}" ] || return 0
-	exp_run "$OUT" "$TOP/experiments/hpcc-example.exp"
+	mkdir -p "$OUT"
+	exp_copy "$TOP/experiments/hpcc-example.exp" "$OUT/example.exp" \
+		-e 's/| pfc lossless 3 response/| pfc lossless 3 buffer 150kb response/' \
+		-e "\$a pfc_trace on" -e "\$a qlen_trace $QLEN_I $QLEN_D"
+	exp_run "$OUT" "$OUT/example.exp"
 	EXAMPLE_RC=$EXP_RC
 	ktap_note "trusted: $(gojq -c '[.trusted, .untrusted]' "$RUN/summary.json" 2>/dev/null)"
 }
@@ -166,6 +182,76 @@ example_fct_analysis() {
 		check_err 1 "$(tail -n 3 "$OUT/fct_analysis.err" 2>/dev/null)"
 	fi
 	log_test "HPCC's fct_analysis.py reads fct.txt with its defaults"
+}
+
+# A line per PFC frame a port received, the frame's class paused (1) or
+# resumed (0): "time_ns node node_type ifindex type". Per receiving port
+# (node, HPCC ifindex = its link's rank at the node in topology.txt, from
+# 1), as many lines as the qdisc at the link's other end counted sending
+# (pfc_tx, every class), nodes typed as topology.txt's switch list says,
+# times on fct.txt's clock and in order.
+example_pfc_txt() {
+	local want got bad
+	example_run
+	# "node ifindex netns dev" of each link end: the sender is the other
+	want=$(awk 'NR == 1 { next } NR == 2 { for (i = 1; i <= NF; i++) sw[$i] = 1; next }
+		{ a = $1; b = $2; pa = n[a]++; pb = n[b]++
+		  print b, pb + 1, (sw[a] ? "fcq-s" : "fcq-h") a, (sw[a] ? "p" : "eth") pa
+		  print a, pa + 1, (sw[b] ? "fcq-s" : "fcq-h") b, (sw[b] ? "p" : "eth") pb }' \
+		"$RUN/topology.txt" | while read -r node idx ns dev; do
+		echo "$node $idx $(gojq --arg n "$ns" --arg d "$dev" '[.[] |
+			select(.netns == $n and .dev == $d) | .tc.prio[].pfc_tx] | add' \
+			"$RUN/stats.json")"
+	done | awk '$3 > 0' | sort)
+	got=$(awk '{ print $2, $4 }' "$RUN/pfc.txt" | sort | uniq -c | awk '{ print $2, $3, $1 }' | sort)
+	bad=$(awk -v first="$(awk 'NR == 2 { printf "%.0f", $6 * 1e9 }' "$RUN/flow.txt")" \
+		'FNR == NR { if (FNR == 2) for (i = 1; i <= NF; i++) sw[$i] = 1; next }
+		NF != 5 || $1 < first || $1 < t || $3 != ($2 in sw) || ($5 != 0 && $5 != 1) { print FNR ": " $0; exit }
+		{ t = $1 }' "$RUN/topology.txt" "$RUN/pfc.txt")
+	ktap_note "pfc.txt: $(wc -l <"$RUN/pfc.txt") lines; per node and ifindex: $(echo "$got" | awk '{ printf "%s/%s %s; ", $1, $2, $3 }')"
+	[ -n "$want" ] && [ "$got" = "$want" ] && [ -z "$bad" ]
+	check_err $? "${bad:-$(diff <(echo "$want") <(echo "$got") | head -n 5)}"
+	log_test "pfc.txt: a line per PFC frame received, as many as its sender counted"
+}
+
+# qlen.txt: "time: T" then "switch port c0 c1 ..." per switch port, the
+# counts cumulative; at each dump, every port has as many samples as the
+# dump's time says (one at the flows' start, then one every QLEN_I); dumps
+# every QLEN_D, the last one past the last flow's end; no port's largest
+# bucket beyond its deepest queue (the qdisc's qhist max) / 1000.
+example_qlen_txt() {
+	local ports bad
+	example_run
+	ports=$(gojq -r '.[] | select(.role == "switch") | "\(.netns) \(.dev) \(.tc.qhist.max)"' \
+		"$RUN/stats.json" | awk '{ sub(/fcq-s/, "", $1); sub(/p/, "", $2); print $1, $2 + 1, $3 }')
+	bad=$(awk -v i="$QLEN_I" -v d="$QLEN_D" -v nports="$(echo "$ports" | wc -l)" \
+		-v first="$(awk 'NR == 2 { printf "%.0f", $6 * 1e9 }' "$RUN/flow.txt")" \
+		-v end="$(awk '{ e = $6 + $7; if (e > m) m = e } END { printf "%.0f", m }' "$RUN/fct.txt")" '
+		FNR == NR { max[$1 " " $2] = $3; next }
+		$1 == "time:" {
+			if (t != "" && n != nports) { print "dump at " t ": " n " ports"; exit }
+			if (t != "" && ($2 <= t || $2 > t + d)) { print "dump at " $2 " after " t; exit }
+			t = $2; n = 0; want = (t - first) / i + 1; next
+		}
+		{
+			k = $1 " " $2; n++; s = 0
+			for (f = 3; f <= NF; f++) s += $f
+			if (!(k in max)) { print "port " k " is no switch port"; exit }
+			if (s != want) { print "port " k " at " t ": " s " samples, not " want; exit }
+			if (s < seen[k]) { print "port " k ": counts went down at " t; exit }
+			seen[k] = s
+			if (NF - 3 > int(max[k] / 1000)) { print "port " k ": bucket " NF - 3 " beyond its max " max[k]; exit }
+			if (NF - 3 > top) { top = NF - 3; where = k }
+		}
+		END {
+			if (t == "" || t < end) print "last dump " t " before the last flow ended, " end
+			else if (n != nports) print "last dump: " n " ports"
+			else print "ok " t " " top " " where
+		}' - "$RUN/qlen.txt" <<<"$ports")
+	ktap_note "qlen.txt: $bad (last dump, largest bucket, its port); deepest queues: $(echo "$ports" | awk '{ printf "%s/%s %s; ", $1, $2, $3 }')"
+	[ "${bad%% *}" = ok ] && [ "$(echo "$bad" | cut -d' ' -f3)" -gt 0 ]
+	check_err $? "$bad"
+	log_test "qlen.txt: every switch port, its samples as its times say, within its deepest queue"
 }
 
 # ---- the simulator's own mix/topology.txt and mix/flow.txt ----------------

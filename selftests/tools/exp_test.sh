@@ -22,6 +22,8 @@ ALL_TESTS="
 	phases_metrics
 	phases_edge
 	trace_parsed
+	hpcc_trace_keys
+	hpcc_traces_awk
 	trusted_stalled_skipped
 "
 USAGE_MORE="TAP on stdout."
@@ -221,6 +223,60 @@ trace_parsed() {
 	done
 	check_err $ok "good: $(head -n 1 "$W/err")"
 	log_test "trace: SYSTEM[:EVENT] words parsed, bad ones refused by line"
+}
+
+# pfc_trace on|off and qlen_trace INTERVAL DUMP_INTERVAL (a multiple);
+# anything else refused by line.
+hpcc_trace_keys() {
+	local bad ok=0
+	good_exp "$W/h" 'pfc_trace on\nqlen_trace 100 100000\n' || ok=1
+	for bad in "pfc_trace" "pfc_trace yes" "qlen_trace 100" \
+		"qlen_trace 100 150" "qlen_trace 0 100" "qlen_trace 100 1000 5" \
+		"qlen_trace 1e3 1000"; do
+		refused_at_3 "$W/h" "$bad" || ok=1
+	done
+	check_err $ok "good: $(head -n 1 "$W/err")"
+	log_test "pfc_trace and qlen_trace: parsed, and bad values refused by line"
+}
+
+# tools/lib/hpcc-traces.awk on a made trace, against outputs worked out by
+# hand. Node 0 a host (netns 11), node 5 a switch (22); epoch 1 ms, scale
+# 1000, the first flow at 2 s. pfc: eth0 of host 0 paused (class 3), p1 of
+# switch 5 paused on class 0 and resumed on class 3 in one frame: its
+# interface 2. qlen, a sample every 250 ns (0.25 ms real) from the epoch
+# to 3 ms real (9 samples), dumps every 500 ns: p0 at 1500 B from the
+# epoch, 2500 B from 1.25 ms, 3500 B from 2.6 ms: 1 sample in bucket 1,
+# 6 in 2, 2 in 3, none in 0; p1 never changed: 9 in 0. The host's qlen event and a
+# netns that is no node's are ignored.
+hpcc_traces_awk() {
+	local awkf=$TOP/tools/lib/hpcc-traces.awk ev pfc qlen rc
+	ev='          <idle>-0       [000] ..s1.   100.000001:'
+	cat >"$W/tr.txt" <<-EOF
+	# tracer: nop
+	$ev pause_rx: dev=eth0 opcode=0x0101 enable=0x08 quanta=0,0,0,65535,0,0,0,0 now=1000000 stop=1000100 netns=11
+	$ev pause_rx: dev=p1 opcode=0x0101 enable=0x09 quanta=5,0,0,0,0,0,0,0 now=1500000 stop=1500100 netns=22
+	$ev pause_rx: dev=p1 opcode=0x0101 enable=0x08 quanta=0,0,0,9,0,0,0,0 now=1500000 stop=1500100 netns=33
+	$ev qlen: dev=p0 netns=22 level=1500 since=1000000
+	$ev qlen: dev=p0 netns=22 level=2500 since=1250000
+	$ev qlen: dev=p0 netns=22 level=3500 since=2600000
+	$ev qlen: dev=eth0 netns=11 level=9000 since=2600000
+	EOF
+	printf '11 0 0\n22 5 1\nport 5 p0\nport 5 p1\n' >"$W/nodes"
+	pfc=$(awk -f "$awkf" -v mode=pfc -v epoch=1000000 -v scale=1000 \
+		-v first=2000000000 "$W/nodes" "$W/tr.txt" | tr '\n' ';')
+	qlen=$(awk -f "$awkf" -v mode=qlen -v epoch=1000000 -v scale=1000 \
+		-v first=2000000000 -v interval=250 -v dump=500 -v tend=3000000 \
+		"$W/nodes" "$W/tr.txt" | tail -n 3 | tr '\n' ';')
+	sed -i 's/dev=p1 opcode=0x0101 enable=0x09/dev=br0 opcode=0x0101 enable=0x09/' "$W/tr.txt"
+	awk -f "$awkf" -v mode=pfc -v epoch=1000000 -v scale=1000 \
+		-v first=2000000000 "$W/nodes" "$W/tr.txt" >/dev/null 2>"$W/err"
+	rc=$?
+	ktap_note "pfc: $pfc qlen's last dump: $qlen a bad device: exit $rc, $(cat "$W/err")"
+	[ "$pfc" = "2000000000 0 0 1 1;2000000500 5 1 2 1;2000000500 5 1 2 0;" ] &&
+		[ "$qlen" = "time: 2000002000;5 1 0 1 6 2;5 2 9;" ] &&
+		[ $rc != 0 ] && grep -q 'device br0' "$W/err"
+	check_err $? "unexpected output"
+	log_test "hpcc-traces.awk: pfc.txt and qlen.txt from a made trace, as worked out by hand"
 }
 
 # tools/lib/phases.jq on streams of constant rates, against values worked

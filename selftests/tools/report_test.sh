@@ -40,6 +40,8 @@ ALL_TESTS="
 	sweep_table
 	sweep_plot
 	sweep_errors
+	hpcc_traces
+	hpcc_traces_malformed
 "
 USAGE_MORE="TAP on stdout. KEEP=1 keeps the work directory."
 . "$(dirname "$0")/../lib/usage.sh"
@@ -860,6 +862,61 @@ sweep_errors() {
 		! grep -q '^sweep: ' "$WORK/sw-again/report.txt"
 	check_err $? "exit $rc1, $rc2, $rc3"
 	log_test "-s: two schemes at one N or none to sweep exit 1; without -s no sweep.png"
+}
+
+# HPCC's pfc.txt and qlen.txt beside run a's fct.txt: pauses.png with a
+# bar per paused interval (port 5/2 paused from 2.0001 s to 2.0003 s, a
+# second pause line inside it changing nothing; port 0/1 paused at
+# 2.0002 s and never resumed: to the file's last time, 2.0004 s), and
+# qlen.png from the last dump, both ports' counts added: 7 samples in
+# [0, 1) kB, 2 in [1, 2), 1 in [2, 3).
+hpcc_run() {
+	[ -z "${HT_RC:-}" ] || return 0
+	mkrun "$WORK/ht" pfc 12345 0.7 40
+	printf '%s\n' "2000100000 5 1 2 1" "2000150000 5 1 2 1" \
+		"2000200000 0 0 1 1" "2000300000 5 1 2 0" "2000400000 5 1 2 0" \
+		>"$WORK/ht/pfc.txt"
+	printf '%s\n' "time: 2000000000" "5 1 1" "5 2 1" "time: 2000100000" \
+		"5 1 3 2 1" "5 2 4" >"$WORK/ht/qlen.txt"
+	"$REPORT" -o "$WORK/ht-out" "$WORK/ht" >/dev/null 2>"$WORK/err"
+	HT_RC=$?
+}
+
+hpcc_traces() {
+	local bars cdf
+	report_ab
+	hpcc_run
+	bars=$(grep -v '^#' "$WORK/ht-out/pauses-1.dat" | tr '\n' ';')
+	cdf=$(grep -v '^#' "$WORK/ht-out/qlen-1.dat" | tr '\n' ';')
+	ktap_note "pauses-1.dat: $bars qlen-1.dat: $cdf"
+	[ "$HT_RC" = 0 ] &&
+		[ "$bars" = '2.000100000 0 0.000200000 "pfc 5/2";2.000200000 1 0.000200000 "pfc 0/1";' ] &&
+		[ "$cdf" = "0 0;1 0.7;2 0.9;3 1;" ] &&
+		file -b "$WORK/ht-out/pauses.png" | grep -q '^PNG image data, 1000 x 600' &&
+		file -b "$WORK/ht-out/qlen.png" | grep -q '^PNG image data, 800 x 500' &&
+		[ ! -e "$WORK/out/pauses.png" ] && [ ! -e "$WORK/out/qlen.png" ]
+	check_err $? "exit $HT_RC: $(cat "$WORK/err")"
+	log_test "pfc.txt and qlen.txt: pauses.png of the paused intervals, qlen.png of the samples; none without them"
+}
+
+# A malformed line of either: exit 1, naming the file and the line.
+hpcc_traces_malformed() {
+	local bad ok=0 rc
+	hpcc_run
+	for bad in "pfc.txt:2:2000150000 5 1 2" "pfc.txt:3:2000200000 0 2 1 1" \
+		"pfc.txt:3:2000000000 0 0 1 1" "pfc.txt:1:2000100000 5 1 2 x" \
+		"qlen.txt:1:5 1 1" "qlen.txt:4:time: 2000000000" "qlen.txt:5:5 1 3 -2 1"; do
+		rm -rf "$WORK/htb"
+		cp -r "$WORK/ht" "$WORK/htb"
+		IFS=: read -r file line text <<<"$bad"
+		awk -v n="$line" -v t="$text" 'NR == n { $0 = t } 1' "$WORK/ht/$file" >"$WORK/htb/$file"
+		"$REPORT" -o "$WORK/htb-out" "$WORK/htb" >/dev/null 2>"$WORK/err"
+		rc=$?
+		ktap_note "$file line $line \"$text\": exit $rc, $(cat "$WORK/err")"
+		[ $rc = 1 ] && grep -q "htb/$file:$line:" "$WORK/err" || ok=1
+	done
+	check_err $ok "want exit 1 naming the file and line"
+	log_test "a malformed pfc.txt or qlen.txt line exits 1 naming file:line"
 }
 
 tests_run

@@ -25,6 +25,11 @@
 #   progress              one line per step, for the runner that waits
 #   trace.txt             the events the experiment's `trace` names, from
 #                         before the epoch until the generators end
+#   pfc.txt               with `pfc_trace on`: HPCC's pfc.txt, a line per
+#                         class a received PFC or PAUSE frame paused or
+#                         resumed (tools/lib/hpcc-traces.awk)
+#   qlen.txt              with `qlen_trace`: HPCC's qlen.txt, every switch
+#                         port's queue sampled on the flows' clock
 #
 # Exit status: 0 done; 1 failed (a message says why); 3 done, but the
 # times cannot be trusted (summary.json "untrusted" says why).
@@ -65,7 +70,8 @@ hostq=${hostq//%s/$seed}
 dir=$out
 tag="[$sname seed $seed]"
 rm -f "$dir"/{scheme,seed,topology.txt,net.txt,flow.txt,fct.txt,lag.txt} \
-	"$dir"/{incomplete.txt,reordered.txt,errors.txt,stats.json,summary.json,progress,trace.txt}
+	"$dir"/{incomplete.txt,reordered.txt,errors.txt,stats.json,summary.json,progress,trace.txt} \
+	"$dir"/{pfc.txt,qlen.txt}
 rm -f "$dir"/victim-*.jsonl "$dir"/paced-*.json "$dir/sinks.jsonl"
 echo "$sname" >"$dir/scheme"
 echo "$seed" >"$dir/seed"
@@ -84,18 +90,32 @@ fail() { progress "FAILED: $*"; die "$tag $*"; }
 
 servers=() gens=() rdv=''
 
-# The tracepoints `trace` names (SYSTEM or SYSTEM:EVENT), on and off.
+# The tracepoints `trace` names (SYSTEM or SYSTEM:EVENT), and those
+# pfc.txt and qlen.txt are made of, on and off.
 TR=/sys/kernel/tracing
 traced=()
+events=("${traces[@]}")
+[ "$pfc_trace" = off ] || events+=(fcq:pause_rx)
+[ -z "$qlen_trace" ] || events+=(fcq:qlen)
 trace_on() {
 	local t f
-	[ ${#traces[@]} -gt 0 ] || return 0
+	[ ${#events[@]} -gt 0 ] || return 0
 	[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" ||
 		fail "trace: no tracefs at $TR"
 	echo 0 >"$TR/tracing_on"
-	echo 16384 >"$TR/buffer_size_kb"
+	# fcq:qlen fires twice per packet a switch port queues
+	if [ -n "$qlen_trace" ]; then
+		echo 65536 >"$TR/buffer_size_kb"
+	else
+		echo 16384 >"$TR/buffer_size_kb"
+	fi
 	echo >"$TR/trace"
-	for t in "${traces[@]}"; do
+	# the switches' ports only (host ones are not in qlen.txt)
+	[ -z "$qlen_trace" ] || awk '$3 == 1 { print "netns == " $1 }' \
+		"$rdv/nodes" | paste -sd'|' | sed 's/|/ || /g' \
+		>"$TR/events/fcq/qlen/filter" 2>/dev/null ||
+		echo 0 >"$TR/events/fcq/qlen/filter"
+	for t in "${events[@]}"; do
 		f=$TR/events/${t/://}/enable
 		[ -f "$f" ] || fail "trace $t: no such event here (is its module loaded?)"
 		echo 1 >"$f" && traced+=("$f")
@@ -106,6 +126,7 @@ trace_off() {
 	local f
 	[ ${#traced[@]} -gt 0 ] || return 0
 	for f in "${traced[@]}"; do echo 0 >"$f"; done
+	[ -z "$qlen_trace" ] || echo 0 >"$TR/events/fcq/qlen/filter"
 	traced=()
 }
 cleanup() {
@@ -236,6 +257,18 @@ nh=${#hosts[@]}
 [ "$(sysctl -n fs.inotify.max_user_instances)" -ge $((nh + 128)) ] ||
 	tune fs.inotify.max_user_instances=$((nh + 128))
 rdv=$(mktemp -d /run/fcq-exp-rdv.XXXXXX)
+# For pfc.txt and qlen.txt: each namespace's inode number (the events'
+# netns), its node id and type; the switch ports, in HPCC's order.
+if [ ${#events[@]} -gt 0 ]; then
+	awk '$1 == "host" || $1 == "switch" { print $3, $2, $1 == "switch" }' \
+		"$dir/net.txt" | while read -r ns id sw; do
+		echo "$(stat -L -c %i "/run/netns/$ns") $id $sw"
+	done >"$rdv/nodes"
+	awk 'FNR == NR { if ($1 == "switch") sw[$3] = $2; next }
+		$1 == "port" && ($2 in sw) { d = $3; sub(/^p/, "", d)
+			print "port", sw[$2], $3, d }' "$dir/net.txt" "$dir/net.txt" |
+		sort -k2,2n -k4,4n | cut -d' ' -f1-3 >>"$rdv/nodes"
+fi
 progress "starting $nh sinks"
 for h in "${hosts[@]}"; do
 	# The sink runs the same congestion control: a DCTCP sender only
@@ -345,11 +378,18 @@ while sleep 2; do
 done
 rc=0
 for g in "${gens[@]}"; do wait "$g" || rc=1; done
-if [ ${#traces[@]} -gt 0 ]; then
+if [ ${#events[@]} -gt 0 ]; then
+	tend=$(fcq-gen now)
 	trace_off
-	cp "$TR/trace" "$dir/trace.txt"
-	grep -q 'LOST EVENTS' "$dir/trace.txt" &&
+	progress "copying the trace"
+	cp "$TR/trace" "$rdv/trace.txt"
+	[ ${#traces[@]} = 0 ] || cp "$rdv/trace.txt" "$dir/trace.txt"
+	if grep -q 'LOST EVENTS' "$rdv/trace.txt"; then
 		say "$tag trace.txt lost events: the trace buffer overflowed"
+		[ "$pfc_trace$qlen_trace" = off ] ||
+			echo "trace: the buffer overflowed: pfc.txt and qlen.txt would miss events (qlen_trace: a longer INTERVAL does not help; fewer switch ports or a shorter run do)" \
+				>>"$rdv/trace-errors"
+	fi
 fi
 # A sink reports a paced stream once every byte is in, or 1 s after its
 # end marker: give them 3 s. A stream held back (a rate limiter at its
@@ -377,6 +417,25 @@ cat "$rdv"/err.h* | grep '^incomplete ' >"$dir/incomplete.txt"
 cat "$rdv"/err.h* | sed -n 's/^reordered //p' >"$dir/reordered.txt"
 # Everything else a generator said is an error: kept and shown, never dropped.
 cat "$rdv"/err.h* | grep -Ev '^(incomplete|reordered) ' >"$dir/errors.txt"
+# HPCC's pfc.txt and qlen.txt, on fct.txt's clock (hpcc-traces.awk)
+first=$(awk 'NR == 2 { printf "%.0f", $6 * 1e9 }' "$dir/flow.txt")
+[ "$pfc_trace$qlen_trace" = off ] ||
+	progress "writing HPCC's pfc.txt and qlen.txt from $(wc -l <"$rdv/trace.txt") trace lines"
+if [ "$pfc_trace" = on ]; then
+	awk -f "$TOP/tools/lib/hpcc-traces.awk" -v mode=pfc -v epoch="$epoch" \
+		-v scale="$scale" -v first="$first" "$rdv/nodes" "$rdv/trace.txt" \
+		>"$rdv/pfc.txt" && sort -s -n -k1,1 "$rdv/pfc.txt" >"$dir/pfc.txt" ||
+		echo "pfc_trace: could not write pfc.txt" >>"$dir/errors.txt"
+fi
+if [ -n "$qlen_trace" ]; then
+	read -r qi qd <<<"$qlen_trace"
+	awk -f "$TOP/tools/lib/hpcc-traces.awk" -v mode=qlen -v epoch="$epoch" \
+		-v scale="$scale" -v first="$first" -v interval="$qi" \
+		-v dump="$qd" -v tend="$tend" "$rdv/nodes" "$rdv/trace.txt" \
+		>"$dir/qlen.txt" ||
+		echo "qlen_trace: could not write qlen.txt" >>"$dir/errors.txt"
+fi
+[ ! -f "$rdv/trace-errors" ] || cat "$rdv/trace-errors" >>"$dir/errors.txt"
 # Reorders: the sinks count them in UDP flows only (TCP hides them).
 reorders=null
 [ "$transport" = udp ] &&
