@@ -78,6 +78,8 @@ CASES=(
 	"selftests/net/fafc_e1.sh"
 	"selftests/net/pfc_rx.sh"
 	"selftests/net/pfc_incast.sh"
+	"selftests/net/frame_fuzz.sh"
+	"build/selftests/frame_fuzz"
 	"selftests/net/teardown.sh"
 	"selftests/vm/runner_test.sh"
 )
