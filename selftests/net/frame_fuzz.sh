@@ -100,12 +100,12 @@ lost() {
 	done </proc/net/softnet_stat
 	echo "$n"
 }
-# KIND's flow's goodput (Mbit/s) in [FROM, TO] ns, from its own samples.
+# KIND's flow's goodput (kbit/s) in [FROM, TO] ns, from its own samples.
 goodput() {
 	gojq -s --argjson a "$2" --argjson b "$3" '
 		map(select(.ns >= $a and .ns <= $b)) |
 		if length < 2 then 0 else
-		(.[-1].acked - .[0].acked) * 8 / ((.[-1].ns - .[0].ns) / 1e9) / 1e6
+		(.[-1].acked - .[0].acked) * 8 / ((.[-1].ns - .[0].ns) / 1e9) / 1e3
 		end | floor' "$WORK/$1.jsonl"
 }
 
@@ -177,11 +177,11 @@ fuzzed() {
 			<(expected "$k" "$d/report.json") |
 			awk -F'\t' '{ n = NF / 3
 				for (i = 1; i <= n; i++)
-					printf "%s%d/%d", (i > 1 ? " " : ""),
+					printf "%s%.0f/%.0f", (i > 1 ? " " : ""),
 						$(n + i) - $i, $(2 * n + i) }')
 		ktap_note "$k: $(gojq -c '{frames, ms: (.ns / 1e6 | floor), sent}' "$d/report.json")"
 		ktap_note "$k: counters got/expected: ${COUNTED[$k]}; frames lost on the way: ${LOST[$k]}"
-		ktap_note "$k: goodput ${GOOD_BEFORE[$k]} Mbit/s before, ${GOOD_DURING[$k]} during ($(((t1 - t0) / 1000000)) ms)"
+		ktap_note "$k: goodput ${GOOD_BEFORE[$k]} kbit/s before, ${GOOD_DURING[$k]} during ($(((t1 - t0) / 1000000)) ms)"
 	done
 	# The valid pause: priority 3 stands still for exactly 2000 quanta.
 	for k in $(kinds_run); do
@@ -194,7 +194,7 @@ fuzzed() {
 		PAUSED[$k]=$(($(sender "$k" '.prio[3].paused_ns') - PAUSED[$k]))
 		GOOD_AFTER[$k]=$(goodput "$k" $((SENT[$k] + Q2000_NS)) \
 			$((SENT[$k] + Q2000_NS + 900000000)))
-		ktap_note "$k: the pause held priority 3 for ${PAUSED[$k]} ns; then ${GOOD_AFTER[$k]} Mbit/s"
+		ktap_note "$k: the pause held priority 3 for ${PAUSED[$k]} ns; then ${GOOD_AFTER[$k]} kbit/s"
 	done
 	cleanup
 	for k in $(kinds_run); do cp "$WORK/$k.jsonl" "$OUT/$k/"; done
@@ -218,7 +218,7 @@ goodput_kept() {
 	fuzzed "$1"
 	b=${GOOD_BEFORE[$1]:-0} g=${GOOD_DURING[$1]:-0}
 	[ "$b" -gt 0 ] && [ $((g * 100)) -ge $((b * KEPT_PCT)) ]
-	check_err $? "$g Mbit/s during, under $KEPT_PCT % of $b before"
+	check_err $? "$g kbit/s during, under $KEPT_PCT % of $b before"
 	log_test "$1: the innocent flow keeps its goodput under the frames"
 }
 
@@ -228,7 +228,7 @@ pause_after() {
 	b=${GOOD_BEFORE[$1]:-0} a=${GOOD_AFTER[$1]:-0}
 	[ "${PAUSED[$1]:-0}" = "$Q2000_NS" ] && [ "$b" -gt 0 ] &&
 		[ $((a * 100)) -ge $((b * KEPT_PCT)) ]
-	check_err $? "paused ${PAUSED[$1]:-?} ns (want $Q2000_NS), then $a Mbit/s (before: $b)"
+	check_err $? "paused ${PAUSED[$1]:-?} ns (want $Q2000_NS), then $a kbit/s (before: $b)"
 	log_test "$1: a valid pause still holds exactly, then the port forwards"
 }
 
