@@ -125,7 +125,7 @@ kinds_run() {
 # kind's frames in turn (at KIND1's port), then a valid pause at every
 # KIND1, a second more. Leaves in $OUT/KIND each fuzzer's report and flow
 # samples; the results in the arrays below.
-declare -A COUNTED GOOD_BEFORE GOOD_DURING GOOD_AFTER PAUSED LOST SENT
+declare -A COUNTED GOOD_BEFORE GOOD_DURING GOOD_AFTER PAUSED LOST SENT FUZZED
 RAN=
 fuzzed() {
 	local k h d sw host hosts=() c0 c1 l0 t0 t1 p0 before
@@ -167,6 +167,7 @@ fuzzed() {
 			"$(nsx "h-${k}1" cat "/sys/class/net/${k}1-eth/address")" \
 			>"$d/report.json" 2>"$d/progress"
 		t1=$(fcq-gen now)
+		FUZZED[$k]=$(gojq .frames "$d/report.json")
 		sleep 0.3	# the last frames through the softirqs
 		c1=$(sender "$k" "${COUNTERS[@]}")
 		LOST[$k]=$(($(lost "$k") - l0))
@@ -208,8 +209,10 @@ counted() {
 	fuzzed "$1"
 	bad=$(echo "${COUNTED[$1]:-}" | tr ' ' '\n' |
 		awk -F/ 'NF && $1 != $2 { printf "%s (counter %d) ", $0, NR }')
-	[ -n "${COUNTED[$1]:-}" ] && [ -z "$bad" ] && [ "${LOST[$1]:-}" = 0 ]
-	check_err $? "got/expected off: ${bad:-none}; lost ${LOST[$1]:-?}"
+	[ "${FUZZED[$1]:-}" = "$FRAMES" ] && [ -z "$bad" ] &&
+		[ "$(echo "${COUNTED[$1]:-}" | wc -w)" = ${#COUNTERS[@]} ] &&
+		[ "${LOST[$1]:-}" = 0 ]
+	check_err $? "sent ${FUZZED[$1]:-none} of $FRAMES; got/expected off: ${bad:-none}; lost ${LOST[$1]:-?}"
 	log_test "$1: $FRAMES fuzz frames, each counted as its class says"
 }
 
