@@ -117,6 +117,13 @@ $(B)/tools/fcq-frame: tools/fcq-frame.c core/frames.c core/key.c core/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ tools/fcq-frame.c core/frames.c core/key.c
 
+# The guest suite frame-fuzz's sender (a test tool: not installed).
+$(B)/selftests/frame_fuzz: selftests/net/frame_fuzz.c core/frames.c \
+		core/key.c core/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ selftests/net/frame_fuzz.c core/frames.c \
+		core/key.c
+
 $(B)/tools/fcqctl: tools/fcqctl.c core/key.c core/*.h include/uapi/linux/fcq.h
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(NL_CFLAGS) -o $@ $< core/key.c $(NL_LIBS)
@@ -165,7 +172,7 @@ $(B)/tools/fcq-top: tools/fcq-top.c tools/fcq_top.h $(B)/tools/fcq_top.bpf.o \
 		-DFCQ_TOP_BPF='"$(B)/tools/fcq_top.bpf.o"' -o $@ $< \
 		$(BPF_LIBS) $(NL3_LIBS)
 
-tools: $(TOOLS)
+tools: $(TOOLS) $(B)/selftests/frame_fuzz
 
 # ---- core/ unit tests: userspace, ASan + UBSan, TAP on stdout -------------
 CORE_SRC := $(wildcard core/*.c)

@@ -80,6 +80,8 @@ CASES=(
 	"selftests/net/pfc_rx.sh"
 	"selftests/net/pfc_incast.sh"
 	"selftests/net/fcq_top.sh"
+	"selftests/net/frame_fuzz.sh"
+	"build/selftests/frame_fuzz"
 	"selftests/net/teardown.sh"
 	"selftests/vm/runner_test.sh"
 )
