@@ -42,6 +42,18 @@ TR=/sys/kernel/tracing
 # The CPs' equilibrium and the two-stage run's output buffer, in bytes.
 Q_EQ=20480
 B_OUT=30720
+# PFC on priority 0 guards the switch's inputs. With two stages they
+# pause their hosts (600 to 1200 XOFFs each per run), and an XOFF that
+# reaches its host late lets in more than auto's headroom, 5460 bytes or
+# 3 frames (pfc.rst, "Headroom"), holds: in one run the XOFF to s3
+# reached it 1.2 ms after its wire delay ended, and the 4th frame was
+# dropped (drop_lossless at sw-d; 1 make check in about 5, 1 run in 3
+# beside 4 other guests and builds). Under TCG the hosts fell silent a
+# p99 of 1.4 to 5.2 ms after an XOFF started (pause_reaction.py, 7 runs),
+# and with 64 kB of headroom no input took more than 4 frames (6056
+# bytes; 4 runs). response 5ms, as the other traffic tests
+# (architecture.rst), gives 17460 bytes, 11 frames.
+RESPONSE=5ms
 mkdir -p "$OUT"
 
 # One run with the switch's CPs at $2 sampling by $3, its output buffer $4
@@ -55,7 +67,7 @@ scenario() {
 	for h in s1 s2 s3 s4 s5 d; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
 			cp "$cp" sample "$sample" q_eq $Q_EQ i_s 15kb b_out "$b_out" \
-			lossless 0 seed 7 || return 1
+			lossless 0 response $RESPONSE seed 7 || return 1
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
 			rate $RATE delay 50us lossless 0 rl_limit 1000 seed 7 || return 1
 	done
