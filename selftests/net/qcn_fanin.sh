@@ -42,18 +42,32 @@ TR=/sys/kernel/tracing
 # The CPs' equilibrium and the two-stage run's output buffer, in bytes.
 Q_EQ=20480
 B_OUT=30720
+# PFC on priority 0 guards the switch's inputs. With two stages they
+# pause their hosts (600 to 1200 XOFFs each per run), and an XOFF that
+# reaches its host late lets in more than auto's headroom, 5460 bytes or
+# 3 frames (pfc.rst, "Headroom"), holds: in one run the XOFF to s3
+# reached it 1.2 ms after its wire delay ended, and the 4th frame was
+# dropped (drop_lossless at sw-d; 1 make check in about 5, 1 run in 3
+# beside 4 other guests and builds). Under TCG the hosts fell silent a
+# p99 of 1.4 to 5.2 ms after an XOFF started (pause_reaction.py, 7 runs),
+# and with 64 kB of headroom no input took more than 4 frames (6056
+# bytes; 4 runs). response 5ms, as the other traffic tests
+# (architecture.rst), gives 17460 bytes, 11 frames.
+RESPONSE=5ms
 mkdir -p "$OUT"
 
 # One run with the switch's CPs at $2 sampling by $3, its output buffer $4
 # bytes (0: one stage), named $1; in $WORK/$1.*: the sink's streams, drops,
-# sw-d's and the hosts' counters, and the qcn:* events.
+# sw-d's and the hosts' counters, and the qcn:* events; in $OUT/$1.*, what
+# explains a drop: every port's tc -s -j (tc.json) and the fcq:drop,
+# pause_tx and pause_rx events (fcq.txt).
 scenario() {
-	local name=$1 cp=$2 sample=$3 b_out=${4:-0} h ep s=() f5 k a
+	local name=$1 cp=$2 sample=$3 b_out=${4:-0} h ep s=() f5 k a e
 	star bridge s1 s2 s3 s4 s5 d
 	for h in s1 s2 s3 s4 s5 d; do
 		nsx sw tc qdisc replace dev "sw-$h" root qcn rate $RATE delay 50us \
 			cp "$cp" sample "$sample" q_eq $Q_EQ i_s 15kb b_out "$b_out" \
-			lossless 0 seed 7 || return 1
+			lossless 0 response $RESPONSE seed 7 || return 1
 		nsx "$(hns $h)" tc qdisc replace dev "$h-eth" root qcnrp \
 			rate $RATE delay 50us lossless 0 rl_limit 1000 seed 7 || return 1
 	done
@@ -62,6 +76,9 @@ scenario() {
 	echo 8192 >"$TR/buffer_size_kb"
 	echo >"$TR/trace"
 	echo 1 >"$TR/events/qcn/enable" || return 1
+	for e in drop pause_tx pause_rx; do
+		echo 1 >"$TR/events/fcq/$e/enable" || return 1
+	done
 	mesh_ping || return 1
 	nsx h-d fcq-gen server -b 500 -T 1 >"$WORK/$name.d" &
 	NET_PIDS+=($!)
@@ -92,12 +109,19 @@ scenario() {
 	kill "${s[@]}" 2>/dev/null
 	settled
 	echo 0 >"$TR/events/qcn/enable"
+	echo 0 >"$TR/events/fcq/enable"
 	xstat sw sw-d '.qcn.cnm_tx' >"$WORK/$name.cp"
 	for h in s1 s2 s3 s4 s5; do
 		xstat "$(hns $h)" "$h-eth" '.qcnrp.cnm_rx'
 	done >"$WORK/$name.rp"
 	cp "$TR/trace" "$WORK/$name.trace"
+	grep -E ' (drop|pause_tx|pause_rx): ' "$WORK/$name.trace" \
+		>"$OUT/$name.fcq.txt"
 	total_drops >"$WORK/$name.drops"
+	for k in sw s1 s2 s3 s4 s5 d; do
+		[ $k = sw ] || k=$(hns $k)
+		nsx "$k" tc -s -j qdisc show | gojq -c --arg ns "$k" '{($ns): .}'
+	done | gojq -s add >"$OUT/$name.tc.json"
 	reported "$WORK/$name.d" 5
 	cleanup
 }
@@ -360,12 +384,45 @@ rates_plotted() {
 	log_test "each source's rate limiter over time, plotted"
 }
 
+# What run $1 says of its losses: the fcq:drop events by port and
+# reason; per input, its peak headroom use (class 0) over its headroom
+# and the XOFFs it sent; and how long the hosts took to fall silent after
+# an XOFF started (pause_reaction.py: n, p50, p99 and max in us).
+why_lost() {
+	local r=$1 h pairs=
+	for h in s1 s2 s3 s4 s5; do pairs="$pairs sw-$h:$h-eth"; done
+	printf '%s: drops' "$r"
+	awk '/ drop: / { for (i = 1; i <= NF; i++) {
+			if ($i ~ /^dev=/) d = substr($i, 5)
+			if ($i ~ /^reason=/) w = substr($i, 8) }
+		n[d ":" w]++ }
+	END { for (k in n) printf " %s=%d", k, n[k]; if (!length(n)) printf " none" }' \
+		"$OUT/$r.fcq.txt"
+	printf '; headroom_max/headroom, xoff:'
+	gojq -j '.sw[] | select(.dev | test("^sw-s")) |
+		" \(.dev) \(.prio[0].headroom_max)/\(.headroom) \(.prio[0].xoff)"' \
+		"$OUT/$r.tc.json"
+	# shellcheck disable=SC2086
+	"$HERE/../lib/pause_reaction.py" "$OUT/$r.fcq.txt" $pairs |
+		gojq -r 'def us: if . == null then "-" else . / 1000 | floor end;
+			"; reaction n \(.n) p50 \(.p50 | us) p99 \(.p99 | us) max \(.max | us)"'
+}
+
+# Nothing is dropped anywhere in any run; the notes say why if something
+# was (and how close the inputs' headroom came, if nothing was).
 nothing_lost() {
-	local r d=""
+	local r d="" why
+	ran inputs ingress occupancy_rand
+	ran output egress arrival
+	ran twostage egress arrival $B_OUT
 	for r in inputs output twostage; do
 		[ -e "$WORK/$r.drops" ] && d="$d $r $(cut -d' ' -f1 "$WORK/$r.drops")"
 	done
+	why=$(for r in inputs output twostage; do
+		[ ! -e "$OUT/$r.tc.json" ] || why_lost $r
+	done)
 	ktap_note "drops:$d"
+	echo "$why" | while read -r l; do ktap_note "$l"; done
 	[ -n "$d" ] && ! echo "$d" | grep -qE ' [1-9]'
 	check_err $? "drops$d; where: $(cat "$WORK"/*.drops | cut -s -d' ' -f2- | tr '\n' ' ')"
 	log_test "nothing is lost"
