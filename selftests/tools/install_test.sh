@@ -114,11 +114,14 @@ files_staged() {
 	log_test "tc plugins, man pages, fcq-exp's scripts, experiments, workloads, dissectors staged"
 }
 
-# Every tool make builds, and fcq-exp, installed and executable in sbin
-# with its man page; each answers --help (usage on stdout, stderr empty).
+# Every tool make builds (the executables of build/tools: not fcq-top's
+# BPF object, which is built into it), and fcq-exp, installed and
+# executable in sbin with its man page; each answers --help (usage on
+# stdout, stderr empty).
 tools_man_help() {
 	local t n=0 bad=''
-	for t in $(cd "$SRC/build/tools" && ls) fcq-exp; do
+	for t in $(cd "$SRC/build/tools" && find . -maxdepth 1 -type f \
+		-perm -u+x -printf '%f\n') fcq-exp; do
 		[ -x "$P/sbin/$t" ] || bad="$bad $t (not in sbin)"
 	done
 	for t in "$P"/sbin/*; do
