@@ -11,7 +11,8 @@ hold attributes of the uapi headers (port, scheme and nested ones) and
 unknown ones, of wrong lengths, with boundary and random values, nested
 where they should not be and not where they should, repeated. After every
 accepted request the qdisc must dump. Every refusal must carry an extack
-message. Then the qdisc must take a valid configuration and pass packets.
+message. Then the qdisc must take a valid configuration and, deleted and
+added again, pass packets.
 
 TAP on stdout, a test per kind: its counts (accepted, refused by reason)
 and any request refused without a message, which fails it. The kernel's
@@ -174,11 +175,21 @@ def qdisc(ifindex, kind, opts):
 
 
 def usable(dev, ifindex, kind, nl):
-    """A valid configuration is taken and 200 packets pass."""
+    """A valid request is taken, and the kind, added afresh, passes 200
+    packets. A replace of the qdisc the fuzz left is a change, which keeps
+    every option it does not name: a fuzzed limit of 3 packets dropped 197
+    of them (seed 1796569749, fafc), which says nothing of the kernel."""
     err, msg = nl.request(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE,
                           qdisc(ifindex, kind, []))
     if err:
         return 'a valid replace failed: %d %s' % (err, msg)
+    err, msg = nl.request(RTM_DELQDISC, 0, tcmsg(ifindex))
+    if err:
+        return 'a delete failed: %d %s' % (err, msg)
+    err, msg = nl.request(RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL,
+                          qdisc(ifindex, kind, []))
+    if err:
+        return 'an add with the defaults failed: %d %s' % (err, msg)
     before = sent(dev)
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, dev.encode())
