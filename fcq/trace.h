@@ -23,20 +23,22 @@ TRACE_EVENT(pause_tx,
 		__array(u16, quanta, 8)
 		__field(u64, start)
 		__field(u64, release)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->enable = enable;
 		memcpy(__entry->quanta, quanta, sizeof(__entry->quanta));
 		__entry->start = start;
 		__entry->release = release;
 	),
-	TP_printk("dev=%s enable=0x%02x quanta=%u,%u,%u,%u,%u,%u,%u,%u start=%llu release=%llu",
+	TP_printk("dev=%s enable=0x%02x quanta=%u,%u,%u,%u,%u,%u,%u,%u start=%llu release=%llu netns=%u",
 		  __entry->dev, __entry->enable,
 		  __entry->quanta[0], __entry->quanta[1], __entry->quanta[2],
 		  __entry->quanta[3], __entry->quanta[4], __entry->quanta[5],
 		  __entry->quanta[6], __entry->quanta[7],
-		  __entry->start, __entry->release)
+		  __entry->start, __entry->release, __entry->netns)
 );
 
 /*
@@ -111,15 +113,17 @@ TRACE_EVENT(pause_request,
 		__field(u8, prio)
 		__field(u64, ns)
 		__field(u64, until)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->prio = prio;
 		__entry->ns = ns;
 		__entry->until = until;
 	),
-	TP_printk("dev=%s prio=%u ns=%llu until=%llu", __entry->dev,
-		  __entry->prio, __entry->ns, __entry->until)
+	TP_printk("dev=%s prio=%u ns=%llu until=%llu netns=%u", __entry->dev,
+		  __entry->prio, __entry->ns, __entry->until, __entry->netns)
 );
 
 /*
@@ -138,9 +142,11 @@ DECLARE_EVENT_CLASS(kp_frame,
 		__field(u16, n)
 		__field(u32, seq)
 		__field(u64, now)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->type = type;
 		__entry->prio = prio;
 		__entry->flags = flags;
@@ -148,10 +154,10 @@ DECLARE_EVENT_CLASS(kp_frame,
 		__entry->seq = seq;
 		__entry->now = now;
 	),
-	TP_printk("dev=%s %s prio=%u flags=0x%02x keys=%u seq=%u now=%llu",
+	TP_printk("dev=%s %s prio=%u flags=0x%02x keys=%u seq=%u now=%llu netns=%u",
 		  __entry->dev, __entry->type == 2 ? "pause" : "resume",
 		  __entry->prio, __entry->flags, __entry->n, __entry->seq,
-		  __entry->now)
+		  __entry->now, __entry->netns)
 );
 
 DEFINE_EVENT(kp_frame, kp_tx,
@@ -205,16 +211,19 @@ TRACE_EVENT(isolate,
 		__field(int, from)
 		__field(int, to)
 		__field(u32, len)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->prio = prio;
 		__entry->from = from;
 		__entry->to = to;
 		__entry->len = len;
 	),
-	TP_printk("dev=%s prio=%u lane=%d->%d len=%u", __entry->dev,
-		  __entry->prio, __entry->from, __entry->to, __entry->len)
+	TP_printk("dev=%s prio=%u lane=%d->%d len=%u netns=%u", __entry->dev,
+		  __entry->prio, __entry->from, __entry->to, __entry->len,
+		  __entry->netns)
 );
 
 /* A resume: lane @lane of class @prio drains its @pkts packets. */
@@ -228,16 +237,19 @@ TRACE_EVENT(resume,
 		__field(int, lane)
 		__field(u32, pkts)
 		__field(u32, bytes)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->prio = prio;
 		__entry->lane = lane;
 		__entry->pkts = pkts;
 		__entry->bytes = bytes;
 	),
-	TP_printk("dev=%s prio=%u lane=%d pkts=%u bytes=%u", __entry->dev,
-		  __entry->prio, __entry->lane, __entry->pkts, __entry->bytes)
+	TP_printk("dev=%s prio=%u lane=%d pkts=%u bytes=%u netns=%u", __entry->dev,
+		  __entry->prio, __entry->lane, __entry->pkts, __entry->bytes,
+		  __entry->netns)
 );
 
 /* fcq dropped a packet or a frame on @dev. */
@@ -249,17 +261,19 @@ TRACE_EVENT(drop,
 		__field(u8, prio)
 		__field(int, reason)
 		__field(u32, len)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->prio = prio;
 		__entry->reason = reason;
 		__entry->len = len;
 	),
-	TP_printk("dev=%s prio=%u reason=%s len=%u", __entry->dev,
+	TP_printk("dev=%s prio=%u reason=%s len=%u netns=%u", __entry->dev,
 		  __entry->prio,
 		  __print_symbolic(__entry->reason, FCQ_DROP_REASONS),
-		  __entry->len)
+		  __entry->len, __entry->netns)
 );
 
 /*
@@ -276,19 +290,21 @@ TRACE_EVENT(pfcwd,
 		__field(bool, storm)
 		__field(u8, action)
 		__field(u64, now)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->prio = prio;
 		__entry->storm = storm;
 		__entry->action = action;
 		__entry->now = now;
 	),
-	TP_printk("dev=%s prio=%u %s action=%s now=%llu", __entry->dev,
+	TP_printk("dev=%s prio=%u %s action=%s now=%llu netns=%u", __entry->dev,
 		  __entry->prio, __entry->storm ? "storm" : "restore",
 		  __print_symbolic(__entry->action, { 0, "drop" },
 				   { 1, "forward" }, { 2, "alert" }),
-		  __entry->now)
+		  __entry->now, __entry->netns)
 );
 
 #undef EM

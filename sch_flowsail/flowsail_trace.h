@@ -27,6 +27,7 @@ DECLARE_EVENT_CLASS(flowsail_flow,
 		__array(u8, src, sizeof(struct sockaddr_in6))
 		__array(u8, dst, sizeof(struct sockaddr_in6))
 		__field(int, lane)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		struct sockaddr_in6 *s6 = (void *)__entry->src;
@@ -35,6 +36,7 @@ DECLARE_EVENT_CLASS(flowsail_flow,
 		struct sockaddr_in *d4 = (void *)__entry->dst;
 
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		__entry->prio = prio;
 		__entry->proto = k->proto;
 		memset(__entry->src, 0, sizeof(__entry->src));
@@ -56,9 +58,9 @@ DECLARE_EVENT_CLASS(flowsail_flow,
 		}
 		__entry->lane = lane;
 	),
-	TP_printk("dev=%s prio=%u proto=%u flow=%pISpc>%pISpc lane=%d",
+	TP_printk("dev=%s prio=%u proto=%u flow=%pISpc>%pISpc lane=%d netns=%u",
 		  __entry->dev, __entry->prio, __entry->proto,
-		  __entry->src, __entry->dst, __entry->lane)
+		  __entry->src, __entry->dst, __entry->lane, __entry->netns)
 );
 
 /*

@@ -31,9 +31,11 @@ TRACE_EVENT(cnm_tx,
 		__field(s64, qoff)
 		__field(s64, qdelta)
 		__field(bool, sent)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		memcpy(__entry->sa, sa, ETH_ALEN);
 		memcpy(__entry->da, da, ETH_ALEN);
 		__entry->prio = prio;
@@ -42,9 +44,10 @@ TRACE_EVENT(cnm_tx,
 		__entry->qdelta = qdelta;
 		__entry->sent = sent;
 	),
-	TP_printk("dev=%s flow=%pM>%pM prio=%u qfb=%u qoff=%lld qdelta=%lld sent=%d",
+	TP_printk("dev=%s flow=%pM>%pM prio=%u qfb=%u qoff=%lld qdelta=%lld sent=%d netns=%u",
 		  __entry->dev, __entry->sa, __entry->da, __entry->prio,
-		  __entry->qfb, __entry->qoff, __entry->qdelta, __entry->sent)
+		  __entry->qfb, __entry->qoff, __entry->qdelta, __entry->sent,
+		  __entry->netns)
 );
 
 /*
@@ -102,9 +105,11 @@ TRACE_EVENT(cnm_rx,
 		__field(u64, tr)
 		__field(u64, now)
 		__field(s32, fb)
+		__field(u32, netns)
 	),
 	TP_fast_assign(
 		memcpy(__entry->dev, dev->name, IFNAMSIZ);
+		__entry->netns = dev_net(dev)->ns.inum;
 		memcpy(__entry->da, da, ETH_ALEN);
 		__entry->prio = prio;
 		__entry->qfb = qfb;
@@ -113,9 +118,10 @@ TRACE_EVENT(cnm_rx,
 		__entry->now = now;
 		__entry->fb = fb;
 	),
-	TP_printk("dev=%s da=%pM prio=%u qfb=%u cr=%llu tr=%llu now=%llu fb=%d",
+	TP_printk("dev=%s da=%pM prio=%u qfb=%u cr=%llu tr=%llu now=%llu fb=%d netns=%u",
 		  __entry->dev, __entry->da, __entry->prio, __entry->qfb,
-		  __entry->cr, __entry->tr, __entry->now, __entry->fb)
+		  __entry->cr, __entry->tr, __entry->now, __entry->fb,
+		  __entry->netns)
 );
 
 #endif /* _QCN_TRACE_H */

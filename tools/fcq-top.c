@@ -20,9 +20,11 @@
  * says) it says why, once, on stderr, and shows the statistics alone
  * (--no-bpf: by choice).
  *
- * Tracepoints are global and name a port by its device name: fcq-top
- * counts the events of the devices that are fcq ports in its network
- * namespace, and reports the others as "foreign".
+ * Tracepoints are global: each names a port by its device name and the
+ * inode of its network namespace. fcq-top counts the events of its own
+ * namespace (that of -N NAME) per device, leaves out those of other
+ * namespaces, and reports those of its namespace's devices that are not
+ * fcq ports shown as "foreign".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/gen_stats.h>
@@ -104,37 +107,51 @@ static const struct field {
 	F("fcq", "pause_tx", pause_tx, dev),
 	F("fcq", "pause_tx", pause_tx, enable),
 	F("fcq", "pause_tx", pause_tx, quanta),
+	F("fcq", "pause_tx", pause_tx, netns),
 	F("fcq", "pause_rx", pause_rx, dev),
 	F("fcq", "pause_rx", pause_rx, enable),
-	F("fcq", "pause_request", prio, dev),
-	F("fcq", "pause_request", prio, prio),
+	F("fcq", "pause_rx", pause_rx, netns),
+	F("fcq", "pause_request", pause_request, dev),
+	F("fcq", "pause_request", pause_request, prio),
+	F("fcq", "pause_request", pause_request, netns),
 	F("fcq", "kp_tx", kp, dev),
 	F("fcq", "kp_tx", kp, type),
 	F("fcq", "kp_tx", kp, prio),
+	F("fcq", "kp_tx", kp, netns),
 	F("fcq", "kp_rx", kp, dev),
 	F("fcq", "kp_rx", kp, type),
 	F("fcq", "kp_rx", kp, prio),
-	F("fcq", "isolate", prio, dev),
-	F("fcq", "isolate", prio, prio),
-	F("fcq", "resume", prio, dev),
-	F("fcq", "resume", prio, prio),
+	F("fcq", "kp_rx", kp, netns),
+	F("fcq", "isolate", lane, dev),
+	F("fcq", "isolate", lane, prio),
+	F("fcq", "isolate", lane, netns),
+	F("fcq", "resume", lane, dev),
+	F("fcq", "resume", lane, prio),
+	F("fcq", "resume", lane, netns),
 	F("fcq", "drop", drop, dev),
 	F("fcq", "drop", drop, prio),
 	F("fcq", "drop", drop, reason),
+	F("fcq", "drop", drop, netns),
 	F("fcq", "pfcwd", pfcwd, dev),
 	F("fcq", "pfcwd", pfcwd, prio),
 	F("fcq", "pfcwd", pfcwd, storm),
+	F("fcq", "pfcwd", pfcwd, netns),
 	F("qcn", "cnm_tx", cnm_tx, dev),
 	F("qcn", "cnm_tx", cnm_tx, prio),
 	F("qcn", "cnm_tx", cnm_tx, sent),
+	F("qcn", "cnm_tx", cnm_tx, netns),
 	F("qcn", "cnm_rx", cnm_rx, dev),
 	F("qcn", "cnm_rx", cnm_rx, prio),
-	F("flowsail", "flowsail_pause", prio, dev),
-	F("flowsail", "flowsail_pause", prio, prio),
-	F("flowsail", "flowsail_resume", prio, dev),
-	F("flowsail", "flowsail_resume", prio, prio),
-	F("flowsail", "flowsail_isolate", prio, dev),
-	F("flowsail", "flowsail_isolate", prio, prio),
+	F("qcn", "cnm_rx", cnm_rx, netns),
+	F("flowsail", "flowsail_pause", flowsail, dev),
+	F("flowsail", "flowsail_pause", flowsail, prio),
+	F("flowsail", "flowsail_pause", flowsail, netns),
+	F("flowsail", "flowsail_resume", flowsail, dev),
+	F("flowsail", "flowsail_resume", flowsail, prio),
+	F("flowsail", "flowsail_resume", flowsail, netns),
+	F("flowsail", "flowsail_isolate", flowsail, dev),
+	F("flowsail", "flowsail_isolate", flowsail, prio),
+	F("flowsail", "flowsail_isolate", flowsail, netns),
 };
 #undef F
 
@@ -188,6 +205,7 @@ static struct {
 static struct devev devev[MAX_DEVS];
 static int ndevev;
 static __u64 nevents, prev_nevents;
+static __u32 own_netns;		/* the inode of fcq-top's namespace */
 static volatile sig_atomic_t stop;
 
 /* Two snapshots of the ports: now and at the previous refresh. */
@@ -258,7 +276,8 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct devev *d;
 	int p;
 
-	if (size < sizeof(*e) || e->type >= FCQ_TOP_NEV)
+	if (size < sizeof(*e) || e->type >= FCQ_TOP_NEV ||
+	    e->netns != own_netns)
 		return 0;
 	nevents++;
 	d = devev_of(e->dev);
@@ -277,6 +296,9 @@ static int on_event(void *ctx, void *data, size_t size)
 	case FCQ_TOP_DROP:
 		if (e->arg < FCQ_TOP_NREASON)
 			d->reason[e->arg]++;
+		/* a frame refused on receive is no class's drop */
+		if (e->arg == FCQ_TOP_RX_MALFORMED)
+			break;
 		/* fall through */
 	default:
 		d->n[e->type][e->prio & (FCQ_TOP_NPRIO - 1)]++;
@@ -373,13 +395,27 @@ static int bpf_print(enum libbpf_print_level level, const char *fmt,
 static struct bpf_object *obj;
 static struct ring_buffer *rb;
 static int lost_fd = -1;
+static struct bpf_link *links[32];
+static int nlinks;
+
+/* Detach what bpf_start attached and close the object. */
+static void bpf_stop(void)
+{
+	ring_buffer__free(rb);
+	rb = NULL;
+	while (nlinks)
+		bpf_link__destroy(links[--nlinks]);
+	bpf_object__close(obj);
+	obj = NULL;
+	lost_fd = -1;
+}
 
 /*
  * Load and attach the programs of the events present; on failure say why
  * in @why and return -1. The programs of an absent event (its module not
  * loaded) are left out.
  */
-static int bpf_start(char *why, size_t n)
+static int bpf_try_start(char *why, size_t n)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "fcq_top");
 	struct bpf_program *prog;
@@ -430,12 +466,14 @@ static int bpf_start(char *why, size_t n)
 		if (!bpf_program__autoload(prog))
 			continue;
 		link = bpf_program__attach(prog);
-		if (!link) {
+		if (!link || nlinks == sizeof(links) / sizeof(links[0])) {
+			bpf_link__destroy(link);
 			snprintf(why, n, "cannot attach to %s: %s",
 				 bpf_program__section_name(prog),
-				 strerror(errno));
+				 link ? "too many programs" : strerror(errno));
 			return -1;
 		}
+		links[nlinks++] = link;
 	}
 	rb = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(obj,
 								       "events")),
@@ -447,6 +485,15 @@ static int bpf_start(char *why, size_t n)
 	}
 	lost_fd = bpf_map__fd(bpf_object__find_map_by_name(obj, "lost"));
 	return 0;
+}
+
+/* bpf_try_start, leaving nothing attached or open when it fails */
+static int bpf_start(char *why, size_t n)
+{
+	if (!bpf_try_start(why, n))
+		return 0;
+	bpf_stop();
+	return -1;
 }
 
 static __u64 bpf_lost(void)
@@ -634,15 +681,19 @@ static __u64 foreign_events(void)
 	return n;
 }
 
-/* A device name as a JSON string: it may hold any byte but '/' and ':'. */
+/*
+ * A device name as a JSON string: it may hold any byte but '/' and ':',
+ * not always UTF-8: bytes from 0x80 on are escaped as \u0080 to \u00ff
+ * (their Latin-1 reading), which keeps every line valid JSON.
+ */
 static void json_str(const char *v)
 {
 	putchar('"');
 	for (; *v; v++)
 		if (*v == '"' || *v == '\\')
 			printf("\\%c", *v);
-		else if ((unsigned char)*v < 0x20)
-			printf("\\u%04x", *v);
+		else if ((unsigned char)*v < 0x20 || (unsigned char)*v >= 0x80)
+			printf("\\u%04x", (unsigned char)*v);
 		else
 			putchar(*v);
 	putchar('"');
@@ -856,6 +907,24 @@ static __u64 cpu_ns(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 }
 
+/* Is every DEV asked for an fcq port here? Else say which is not. */
+static int check_devs(void)
+{
+	int i, j;
+
+	for (i = 0; i < opt.ndevs; i++) {
+		for (j = 0; j < nports[0]; j++)
+			if (!strcmp(opt.devs[i], ports[0][j].dev))
+				break;
+		if (j == nports[0]) {
+			fprintf(stderr, "fcq-top: '%s': no fcq port (pfc, fafc, ofc, flowsail, qcn or qcnrp root qdisc) of that name in network namespace %s\n",
+				opt.devs[i], opt.netns ? opt.netns : "(own)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void print_layout(void)
 {
 	size_t i;
@@ -898,6 +967,7 @@ int main(int argc, char **argv)
 	__u64 t0, c0, last, t, cpu_last, lost = 0;
 	char why[512] = "--no-bpf", *end;
 	bool bpf = false;
+	struct stat ns;
 	long done = 0;
 	int c, err;
 
@@ -943,6 +1013,12 @@ int main(int argc, char **argv)
 
 	if (opt.netns)
 		enter_netns(opt.netns);
+	if (stat("/proc/self/ns/net", &ns)) {
+		fprintf(stderr, "fcq-top: /proc/self/ns/net: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	own_netns = ns.st_ino;
 	sk = nl_socket_alloc();
 	if (!sk || (err = nl_connect(sk, NETLINK_ROUTE)) < 0) {
 		fprintf(stderr, "fcq-top: rtnetlink: %s\n",
@@ -957,7 +1033,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (poll_stats())
+	if (poll_stats() || check_devs())
 		return 1;
 	keep();
 	t0 = last = now_ns(CLOCK_MONOTONIC);
@@ -998,8 +1074,7 @@ int main(int argc, char **argv)
 		cpu_last = cpu;
 		done++;
 	}
-	ring_buffer__free(rb);
-	bpf_object__close(obj);
+	bpf_stop();
 	nl_socket_free(sk);
 	return 0;
 }

@@ -25,8 +25,8 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
-static __always_inline int emit(const char *dev, __u8 type, __u8 prio,
-				__u8 mask, __u8 arg)
+static __always_inline int emit(const char *dev, __u32 netns, __u8 type,
+				__u8 prio, __u8 mask, __u8 arg)
 {
 	struct fcq_top_event *e;
 	__u32 zero = 0;
@@ -40,6 +40,7 @@ static __always_inline int emit(const char *dev, __u8 type, __u8 prio,
 		return 0;
 	}
 	__builtin_memcpy(e->dev, dev, FCQ_TOP_DEVSZ);
+	e->netns = netns;
 	e->type = type;
 	e->prio = prio;
 	e->mask = mask;
@@ -64,65 +65,68 @@ static __always_inline __u8 xoff_of(const __u16 *q)
 SEC("tracepoint/fcq/pause_tx")
 int pause_tx(struct fcq_top_tp_pause_tx *tp)
 {
-	return emit(tp->dev, FCQ_TOP_PAUSE_TX, 0, tp->enable,
+	return emit(tp->dev, tp->netns, FCQ_TOP_PAUSE_TX, 0, tp->enable,
 		    xoff_of(tp->quanta) & tp->enable);
 }
 
 SEC("tracepoint/fcq/pause_rx")
 int pause_rx(struct fcq_top_tp_pause_rx *tp)
 {
-	return emit(tp->dev, FCQ_TOP_PAUSE_RX, 0, tp->enable, 0);
+	return emit(tp->dev, tp->netns, FCQ_TOP_PAUSE_RX, 0, tp->enable, 0);
 }
 
 /* An event that names its class and nothing else fcq-top counts. */
-#define PRIO_EVENT(sys, ev, type)					\
+#define PRIO_EVENT(sys, ev, st, type)					\
 SEC("tracepoint/" #sys "/" #ev)						\
-int ev(struct fcq_top_tp_prio *tp)					\
+int ev(struct fcq_top_tp_##st *tp)					\
 {									\
-	return emit(tp->dev, type, tp->prio, 0, 0);			\
+	return emit(tp->dev, tp->netns, type, tp->prio, 0, 0);		\
 }
 
-PRIO_EVENT(fcq, pause_request, FCQ_TOP_PAUSE_REQ)
-PRIO_EVENT(fcq, isolate, FCQ_TOP_ISOLATE)
-PRIO_EVENT(fcq, resume, FCQ_TOP_RESUME)
-PRIO_EVENT(flowsail, flowsail_pause, FCQ_TOP_FS_PAUSE)
-PRIO_EVENT(flowsail, flowsail_resume, FCQ_TOP_FS_RESUME)
-PRIO_EVENT(flowsail, flowsail_isolate, FCQ_TOP_FS_ISOLATE)
+PRIO_EVENT(fcq, pause_request, pause_request, FCQ_TOP_PAUSE_REQ)
+PRIO_EVENT(fcq, isolate, lane, FCQ_TOP_ISOLATE)
+PRIO_EVENT(fcq, resume, lane, FCQ_TOP_RESUME)
+PRIO_EVENT(flowsail, flowsail_pause, flowsail, FCQ_TOP_FS_PAUSE)
+PRIO_EVENT(flowsail, flowsail_resume, flowsail, FCQ_TOP_FS_RESUME)
+PRIO_EVENT(flowsail, flowsail_isolate, flowsail, FCQ_TOP_FS_ISOLATE)
 
 SEC("tracepoint/fcq/kp_tx")
 int kp_tx(struct fcq_top_tp_kp *tp)
 {
-	return emit(tp->dev, FCQ_TOP_KP_TX, tp->prio, 0, tp->type);
+	return emit(tp->dev, tp->netns, FCQ_TOP_KP_TX, tp->prio, 0, tp->type);
 }
 
 SEC("tracepoint/fcq/kp_rx")
 int kp_rx(struct fcq_top_tp_kp *tp)
 {
-	return emit(tp->dev, FCQ_TOP_KP_RX, tp->prio, 0, tp->type);
+	return emit(tp->dev, tp->netns, FCQ_TOP_KP_RX, tp->prio, 0, tp->type);
 }
 
 SEC("tracepoint/fcq/drop")
 int drop(struct fcq_top_tp_drop *tp)
 {
-	return emit(tp->dev, FCQ_TOP_DROP, tp->prio, 0, tp->reason);
+	return emit(tp->dev, tp->netns, FCQ_TOP_DROP, tp->prio, 0,
+		    tp->reason);
 }
 
 SEC("tracepoint/fcq/pfcwd")
 int pfcwd(struct fcq_top_tp_pfcwd *tp)
 {
-	return emit(tp->dev, tp->storm ? FCQ_TOP_STORM : FCQ_TOP_RESTORE,
+	return emit(tp->dev, tp->netns,
+		    tp->storm ? FCQ_TOP_STORM : FCQ_TOP_RESTORE,
 		    tp->prio, 0, 0);
 }
 
 SEC("tracepoint/qcn/cnm_tx")
 int cnm_tx(struct fcq_top_tp_cnm_tx *tp)
 {
-	return emit(tp->dev, tp->sent ? FCQ_TOP_CNM_TX : FCQ_TOP_CNM_REFUSED,
+	return emit(tp->dev, tp->netns,
+		    tp->sent ? FCQ_TOP_CNM_TX : FCQ_TOP_CNM_REFUSED,
 		    tp->prio, 0, 0);
 }
 
 SEC("tracepoint/qcn/cnm_rx")
 int cnm_rx(struct fcq_top_tp_cnm_rx *tp)
 {
-	return emit(tp->dev, FCQ_TOP_CNM_RX, tp->prio, 0, 0);
+	return emit(tp->dev, tp->netns, FCQ_TOP_CNM_RX, tp->prio, 0, 0);
 }

@@ -5,6 +5,8 @@
  * kernel lays them out from TP_STRUCT__entry (fcq/trace.h,
  * sch_qcn/qcn_trace.h, sch_flowsail/flowsail_trace.h) after the 8-byte
  * common header, and the event the programs put in the ring buffer.
+ * Each record ends in the netns field, the inode of its device's network
+ * namespace, so the whole record is laid out here.
  * `fcq-top --layout` prints the offsets below; the fcq-top suite checks
  * them against the kernel's events/SYSTEM/EVENT/format files.
  */
@@ -28,6 +30,9 @@ struct fcq_top_tp_pause_tx {
 	char dev[FCQ_TOP_DEVSZ];
 	__u8 enable;
 	__u16 quanta[FCQ_TOP_NPRIO];
+	__u64 start;
+	__u64 release;
+	__u32 netns;
 };
 
 struct fcq_top_tp_pause_rx {
@@ -36,13 +41,18 @@ struct fcq_top_tp_pause_rx {
 	__u16 opcode;
 	__u8 enable;
 	__u16 quanta[FCQ_TOP_NPRIO];
+	__u64 now;
+	__u64 stop;
+	__u32 netns;
 };
 
-/* pause_request, isolate, resume, pfcwd, flowsail_*: the class first */
-struct fcq_top_tp_prio {
+struct fcq_top_tp_pause_request {
 	struct fcq_top_tp_common c;
 	char dev[FCQ_TOP_DEVSZ];
 	__u8 prio;
+	__u64 ns;
+	__u64 until;
+	__u32 netns;
 };
 
 /* kp_tx, kp_rx */
@@ -51,6 +61,20 @@ struct fcq_top_tp_kp {
 	char dev[FCQ_TOP_DEVSZ];
 	__u8 type;
 	__u8 prio;
+	__u8 flags;
+	__u16 n;
+	__u32 seq;
+	__u64 now;
+	__u32 netns;
+};
+
+/* isolate, resume: four 32-bit fields after the class */
+struct fcq_top_tp_lane {
+	struct fcq_top_tp_common c;
+	char dev[FCQ_TOP_DEVSZ];
+	__u8 prio;
+	__u32 a, b, d;
+	__u32 netns;
 };
 
 struct fcq_top_tp_drop {
@@ -58,6 +82,8 @@ struct fcq_top_tp_drop {
 	char dev[FCQ_TOP_DEVSZ];
 	__u8 prio;
 	int reason;
+	__u32 len;
+	__u32 netns;
 };
 
 struct fcq_top_tp_pfcwd {
@@ -65,6 +91,9 @@ struct fcq_top_tp_pfcwd {
 	char dev[FCQ_TOP_DEVSZ];
 	__u8 prio;
 	_Bool storm;
+	__u8 action;
+	__u64 now;
+	__u32 netns;
 };
 
 struct fcq_top_tp_cnm_tx {
@@ -77,6 +106,7 @@ struct fcq_top_tp_cnm_tx {
 	__s64 qoff;
 	__s64 qdelta;
 	_Bool sent;
+	__u32 netns;
 };
 
 struct fcq_top_tp_cnm_rx {
@@ -84,6 +114,24 @@ struct fcq_top_tp_cnm_rx {
 	char dev[FCQ_TOP_DEVSZ];
 	__u8 da[6];
 	__u8 prio;
+	__u8 qfb;
+	__u64 cr;
+	__u64 tr;
+	__u64 now;
+	__s32 fb;
+	__u32 netns;
+};
+
+/* flowsail_pause, flowsail_resume, flowsail_isolate */
+struct fcq_top_tp_flowsail {
+	struct fcq_top_tp_common c;
+	char dev[FCQ_TOP_DEVSZ];
+	__u8 prio;
+	__u8 proto;
+	__u8 src[28];		/* struct sockaddr_in6 */
+	__u8 dst[28];
+	int lane;
+	__u32 netns;
 };
 
 /* What fcq-top counts, per port and class. */
@@ -111,6 +159,7 @@ enum fcq_top_ev {
 /* An event in the ring buffer: @prio's bits in @mask (pause_*), or @prio. */
 struct fcq_top_event {
 	char dev[FCQ_TOP_DEVSZ];
+	__u32 netns;		/* the device's namespace: its inode number */
 	__u8 type;		/* enum fcq_top_ev */
 	__u8 prio;
 	__u8 mask;		/* PAUSE_*: the classes the frame names */
@@ -121,5 +170,6 @@ struct fcq_top_event {
 #define FCQ_TOP_DROP_REASONS { "limit", "lossy", "lossless", "gso", "scheme", \
 			       "pfcwd", "rx_malformed" }
 #define FCQ_TOP_NREASON	7
+#define FCQ_TOP_RX_MALFORMED	6	/* frames refused on receive */
 
 #endif

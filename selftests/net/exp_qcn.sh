@@ -83,7 +83,7 @@ cnms_traced() {
 	b_run
 	for s in C0-pause C2-in-arr C3-in-occ; do
 		d=$(echo "$OUT"/b/scheme-*-"$s"/seed-1)
-		n=$(grep -c 'cnm_tx:.* sent=1$' "$d/trace.txt" 2>/dev/null)
+		n=$(grep -c 'cnm_tx:.* sent=1 ' "$d/trace.txt" 2>/dev/null)
 		x=$(gojq '[.[] | .tc.qcn.cnm_tx // 0] | add' "$d/stats.json" 2>/dev/null)
 		case "$s:${n:-x}" in
 		C0-pause:0) [ "$x" = 0 ] || bad+=" $s: xstats cnm_tx $x" ;;

@@ -182,7 +182,7 @@ tracepoints_match() {
 	local traced keys
 	stressed
 	traced=$(grep -c 'flowsail_isolate: dev=h1-eth ' "$OUT/trace-on")
-	keys=$(grep -c 'flowsail_isolate: dev=h1-eth .* lane=7$' "$OUT/trace-on")
+	keys=$(grep -c 'flowsail_isolate: dev=h1-eth .* lane=7 ' "$OUT/trace-on")
 	ktap_note "traced isolations: $traced ($keys into rsvQ, lane 7); cft_insert +$((K1[3] - K0[3]))"
 	[ "$traced" -gt 0 ] && [ "$traced" = "$keys" ] &&
 		[ "$traced" -ge $((K1[3] - K0[3])) ]
