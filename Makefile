@@ -13,6 +13,9 @@
 #                        scripts, experiments and workloads), man pages,
 #                        the Wireshark dissectors; DESTDIR stages it all
 #                        (no depmod then), PREFIX (default /usr/local)
+#                        for all but the tc plugins and dissectors, which
+#                        go where Debian's tc and Wireshark look
+#                        (TC_LIBDIR, WIRESHARK_LUADIR)
 #   make uninstall       removes what make install listed in its manifest
 #
 # Kernel modules are built out of tree in a per-kernel shadow directory,
@@ -61,6 +64,8 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 DESTDIR ?=
 PREFIX ?= /usr/local
 TC_LIBDIR ?= /usr/lib/x86_64-linux-gnu/tc
+# not settable apart: fcq-exp finds its scripts and data as ../lib/fcq
+# and ../share/fcq from where it is installed
 SBINDIR := $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 # fcq-exp's scripts, and its experiments and workloads: fcq-exp finds them
@@ -287,7 +292,8 @@ INSTALL_SH = set -e; m=$(NEWLIST); \
 	tree() { t=$$1; shift; for f; do inst 0644 "$$t/$${f%/*}" "$$f"; done; }
 
 install: all
-	@$(INSTALL_SH); : >"$$m"; mkd $(FCQ_LIBDIR); mkd $(MODDIR)
+	@$(INSTALL_SH); : >"$$m"; mkd $(FCQ_LIBDIR); mkd $(MODDIR); \
+	touch $(MANIFEST); sort -u -o $(MANIFEST) $(MANIFEST) "$$m"
 	$(MAKE) -C $(KDIR) M=$(KOUT) INSTALL_MOD_PATH=$(abspath $(DESTDIR)) \
 		INSTALL_MOD_DIR=updates/fcq DEPMOD=true $(MOD_SIGN) modules_install
 	@$(INSTALL_SH); \
@@ -299,7 +305,7 @@ install: all
 	inst 0644 $(FCQ_LIBDIR) $(INSTALL_LIB); \
 	tree $(FCQ_DATADIR) $(INSTALL_SHARE); \
 	inst 0644 $(WIRESHARK_LUADIR) tools/wireshark/fcq.lua tools/wireshark/qcn.lua; \
-	sort -u -o $(MANIFEST) "$$m" $(wildcard $(MANIFEST)); rm -f "$$m"; \
+	sort -u -o $(MANIFEST) $(MANIFEST) "$$m"; rm -f "$$m"; \
 	echo "  MANIFEST $(MANIFEST): $$(wc -l <$(MANIFEST)) paths"
 	$(if $(DESTDIR),,depmod -a $(KREL))
 
@@ -309,7 +315,9 @@ uninstall:
 		xargs -r -d '\n' rm -f --; \
 	krels=$$(sed -n 's|^/lib/modules/\([^/]*\)/.*[^/]$$|\1|p' $(MANIFEST) | sort -u); \
 	dirs=$$(grep '/$$' $(MANIFEST) | sort -r); rm -f $(MANIFEST); \
-	for d in $$dirs; do rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; done; \
+	printf '%s\n' "$$dirs" | while IFS= read -r d; do \
+		[ -z "$$d" ] || [ ! -d "$(DESTDIR)$$d" ] || \
+		rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; done; \
 	echo "  UNINSTALL fcq from $(DESTDIR)$(PREFIX), modules of $$krels"; \
 	$(if $(DESTDIR),:,for k in $$krels; do [ ! -d /lib/modules/$$k/kernel ] || depmod -a $$k; done)
 

@@ -162,7 +162,8 @@
  * With a pfc.txt in some run, pauses.gp (pauses-S.dat) draws pauses.png:
  * of each scheme's first run with one, a row per port that received PFC
  * ("node/ifindex"), a bar from each pause line to the port's next resume
- * line (or the file's last time). With a qlen.txt, qlen.gp (qlen-S.dat)
+ * line of any class (pfc.txt names none: other classes may still be
+ * paused), or the file's last time. With a qlen.txt, qlen.gp (qlen-S.dat)
  * draws qlen.png: per scheme, the share of the samples of its last dump,
  * every switch port and run pooled, below each bucket's upper edge (kB).
  * Without them, an old pauses.png or qlen.png is removed.
@@ -1000,7 +1001,9 @@ static int words(char *line, char **tok, int max)
 
 /*
  * pfc.txt (HPCC's): "time_ns node_id node_type ifindex type" a line, in
- * time order; each port's paused intervals.
+ * time order; each port's paused intervals. The file names no class: a
+ * port's interval ends at its first resume line, of whichever class,
+ * though its other classes may still be paused.
  */
 static void read_pfc(struct run *s)
 {
@@ -2822,10 +2825,8 @@ static bool write_qlen_plot(const char *outdir, const char *title)
 		}
 		for (b = 0, total = 0; b < nb; b++)
 			total += cnt[b];
-		if (!total) {
-			memset(cnt, 0, nb * sizeof(*cnt));
+		if (!total)
 			continue;
-		}
 		snprintf(dat, sizeof(dat), "qlen-%zu.dat", i + 1);
 		path = path_of(outdir, dat);
 		f = create(path);

@@ -9,7 +9,8 @@
 # the tc plugins, the tools with a man page each that answer --help,
 # fcq-exp with its scripts, experiments and workloads, which it finds
 # beside itself; nothing of the real root written (no depmod there, nothing
-# in /usr/local); then uninstall leaves DESTDIR empty. Host-side, no
+# in /usr/local nor Debian's tc and Wireshark plugin folders); then
+# uninstall leaves nothing of its own in DESTDIR, and foreign files. Host-side, no
 # guest; the module build is most of its time (about a minute of CPU).
 #
 #   selftests/tools/install_test.sh
@@ -22,6 +23,7 @@ ALL_TESTS="
 	files_staged
 	tools_man_help
 	exp_finds_its_files
+	exp_hpcc_staged
 	uninstall_clean
 	real_root_untouched
 "
@@ -33,6 +35,7 @@ usage_args 0 "$@"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 . "$HERE/../lib/ktap.sh"
+. "$HERE/../lib/exp.sh"
 
 FCQ_CACHE=${FCQ_CACHE:-/var/cache/fcq}
 var() { sed -n "s/^$1 := //p" "$FCQ_CACHE/kernels.mk" 2>/dev/null; }
@@ -46,11 +49,14 @@ P=$D/usr/local
 MODULES=$(sed -n 's/^obj-m := //p' "$TOP/Kbuild" | sed 's/\.o//g')
 tests_plan
 
-# The real root's module indexes and /usr/local, as they are now: path,
-# size and modification time of each.
+# The real root's module indexes, /usr/local and Debian's tc and Wireshark
+# plugin folders (where a DESTDIR-less install puts plugins), as they are
+# now: path, size and modification time of each.
 real_root() {
 	find /lib/modules -maxdepth 2 -name 'modules.*' -printf '%p %s %T@\n'
-	find /usr/local -printf '%p %s %T@\n'
+	find /usr/local /usr/lib/x86_64-linux-gnu/tc \
+		/usr/lib/x86_64-linux-gnu/wireshark/plugins \
+		-printf '%p %s %T@\n' 2>/dev/null
 }
 real_root | sort >"$W/root.before"
 
@@ -178,14 +184,33 @@ exp_finds_its_files() {
 	log_test "the staged fcq-exp reads its experiments, workloads, scripts and tools beside it"
 }
 
+# The staged lib/fcq's trace.sh writes pfc.txt and qlen.txt with the
+# staged hpcc-traces.awk, from exp_test's made trace (exp_hpcc_traces).
+exp_hpcc_staged() {
+	local got
+	got=$(exp_hpcc_traces "$P/lib/fcq" "$W/hpcc" 'overrun: 0\n')
+	[ "$got" = "$EXP_HPCC_PFC $EXP_HPCC_QLEN " ]
+	check_err $? "got: $got"
+	log_test "the staged trace.sh and hpcc-traces.awk write pfc.txt and qlen.txt"
+}
+
+# Uninstall with a foreign file and an empty foreign directory in
+# directories install made, and an installed directory already removed by
+# hand: it removes the rest, and leaves the foreign ones and their parents.
 uninstall_clean() {
+	local left want
+	touch "$P/sbin/foreign-tool"
+	mkdir "$P/lib/fcq/foreign.d"
+	rm -rf "$P/share/fcq/workloads"
 	make -C "$SRC" uninstall DESTDIR="$D" KDIR="$KDIR" >"$W/uninstall.log" 2>&1
 	check_err $? "make uninstall failed: $(tail -n 3 "$W/uninstall.log")"
-	[ -z "$(find "$D" -mindepth 1 -print -quit)" ]
-	check_err $? "left behind: $(find "$D" -mindepth 1 ! -type d | head -n 5 | tr '\n' ' ')"
+	left=$(cd "$D" && find . -mindepth 1 | sort | tr '\n' ' ')
+	want="./usr ./usr/local ./usr/local/lib ./usr/local/lib/fcq ./usr/local/lib/fcq/foreign.d ./usr/local/sbin ./usr/local/sbin/foreign-tool "
+	[ "$left" = "$want" ]
+	check_err $? "left: $left"
 	make -C "$SRC" uninstall DESTDIR="$D" >"$W/uninstall.log" 2>&1
 	check_fail $? "a second make uninstall found something to remove"
-	log_test "make uninstall DESTDIR=...: nothing left, not even a directory"
+	log_test "make uninstall DESTDIR=...: nothing of its own left, foreign files kept"
 }
 
 real_root_untouched() {
@@ -193,7 +218,7 @@ real_root_untouched() {
 	diff "$W/root.before" "$W/root.after" >"$W/root.diff"
 	check_err $? "changed: $(head -n 4 "$W/root.diff" | tr '\n' ' ')"
 	ktap_note "$(wc -l <"$W/root.after") paths compared"
-	log_test "the real root's modules.* indexes and /usr/local untouched"
+	log_test "the real root's modules.* indexes, /usr/local and plugin folders untouched"
 }
 
 tests_run

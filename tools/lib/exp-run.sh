@@ -90,51 +90,18 @@ fail() { progress "FAILED: $*"; die "$tag $*"; }
 
 servers=() gens=() rdv=''
 
-# The tracepoints `trace` names (SYSTEM or SYSTEM:EVENT), and those
-# pfc.txt and qlen.txt are made of, on and off.
-TR=/sys/kernel/tracing
-traced=()
+# The tracepoints `trace` names, and those pfc.txt and qlen.txt are made of.
 events=("${traces[@]}")
 [ "$pfc_trace" = off ] || events+=(fcq:pause_rx)
 [ -z "$qlen_trace" ] || events+=(fcq:qlen)
-trace_on() {
-	local t f
-	[ ${#events[@]} -gt 0 ] || return 0
-	[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" ||
-		fail "trace: no tracefs at $TR"
-	echo 0 >"$TR/tracing_on"
-	# fcq:qlen fires twice per packet a switch port queues
-	if [ -n "$qlen_trace" ]; then
-		echo 65536 >"$TR/buffer_size_kb"
-	else
-		echo 16384 >"$TR/buffer_size_kb"
-	fi
-	echo >"$TR/trace"
-	# the switches' ports only (host ones are not in qlen.txt)
-	[ -z "$qlen_trace" ] || awk '$3 == 1 { print "netns == " $1 }' \
-		"$rdv/nodes" | paste -sd'|' | sed 's/|/ || /g' \
-		>"$TR/events/fcq/qlen/filter" 2>/dev/null ||
-		echo 0 >"$TR/events/fcq/qlen/filter"
-	for t in "${events[@]}"; do
-		f=$TR/events/${t/://}/enable
-		[ -f "$f" ] || fail "trace $t: no such event here (is its module loaded?)"
-		echo 1 >"$f" && traced+=("$f")
-	done
-	echo 1 >"$TR/tracing_on"
-}
-trace_off() {
-	local f
-	[ ${#traced[@]} -gt 0 ] || return 0
-	for f in "${traced[@]}"; do echo 0 >"$f"; done
-	[ -z "$qlen_trace" ] || echo 0 >"$TR/events/fcq/qlen/filter"
-	traced=()
-}
+. "$LIB/trace.sh"
 cleanup() {
 	[ ${#gens[@]} = 0 ] || kill "${gens[@]}" 2>/dev/null
 	[ ${#servers[@]} = 0 ] || kill "${servers[@]}" 2>/dev/null
 	wait 2>/dev/null
 	[ -z "$rdv" ] || rm -rf "$rdv"
 	trace_off
+	trace_restore
 	fcq-net down
 	untune
 }
@@ -382,14 +349,7 @@ if [ ${#events[@]} -gt 0 ]; then
 	tend=$(fcq-gen now)
 	trace_off
 	progress "copying the trace"
-	cp "$TR/trace" "$rdv/trace.txt"
-	[ ${#traces[@]} = 0 ] || cp "$rdv/trace.txt" "$dir/trace.txt"
-	if grep -q 'LOST EVENTS' "$rdv/trace.txt"; then
-		say "$tag trace.txt lost events: the trace buffer overflowed"
-		[ "$pfc_trace$qlen_trace" = off ] ||
-			echo "trace: the buffer overflowed: pfc.txt and qlen.txt would miss events (qlen_trace: a longer INTERVAL does not help; fewer switch ports or a shorter run do)" \
-				>>"$rdv/trace-errors"
-	fi
+	trace_save
 fi
 # A sink reports a paced stream once every byte is in, or 1 s after its
 # end marker: give them 3 s. A stream held back (a rate limiter at its
@@ -417,25 +377,9 @@ cat "$rdv"/err.h* | grep '^incomplete ' >"$dir/incomplete.txt"
 cat "$rdv"/err.h* | sed -n 's/^reordered //p' >"$dir/reordered.txt"
 # Everything else a generator said is an error: kept and shown, never dropped.
 cat "$rdv"/err.h* | grep -Ev '^(incomplete|reordered) ' >"$dir/errors.txt"
-# HPCC's pfc.txt and qlen.txt, on fct.txt's clock (hpcc-traces.awk)
+# HPCC's pfc.txt and qlen.txt, on fct.txt's clock
 first=$(awk 'NR == 2 { printf "%.0f", $6 * 1e9 }' "$dir/flow.txt")
-[ "$pfc_trace$qlen_trace" = off ] ||
-	progress "writing HPCC's pfc.txt and qlen.txt from $(wc -l <"$rdv/trace.txt") trace lines"
-if [ "$pfc_trace" = on ]; then
-	awk -f "$TOP/tools/lib/hpcc-traces.awk" -v mode=pfc -v epoch="$epoch" \
-		-v scale="$scale" -v first="$first" "$rdv/nodes" "$rdv/trace.txt" \
-		>"$rdv/pfc.txt" && sort -s -n -k1,1 "$rdv/pfc.txt" >"$dir/pfc.txt" ||
-		echo "pfc_trace: could not write pfc.txt" >>"$dir/errors.txt"
-fi
-if [ -n "$qlen_trace" ]; then
-	read -r qi qd <<<"$qlen_trace"
-	awk -f "$TOP/tools/lib/hpcc-traces.awk" -v mode=qlen -v epoch="$epoch" \
-		-v scale="$scale" -v first="$first" -v interval="$qi" \
-		-v dump="$qd" -v tend="$tend" "$rdv/nodes" "$rdv/trace.txt" \
-		>"$dir/qlen.txt" ||
-		echo "qlen_trace: could not write qlen.txt" >>"$dir/errors.txt"
-fi
-[ ! -f "$rdv/trace-errors" ] || cat "$rdv/trace-errors" >>"$dir/errors.txt"
+trace_hpcc
 # Reorders: the sinks count them in UDP flows only (TCP hides them).
 reorders=null
 [ "$transport" = udp ] &&

@@ -25,23 +25,33 @@
 # "switch port c0 c1 ..." per port, in switch and port order. A port's
 # level is 0 until its first event; an event's level holds from its
 # "since" on, a later event at the same time overriding it.
+#
+# The trace is read once, as a stream: a port's events must come in
+# "since" order (one clock for every CPU: exp-run.sh sets trace_clock
+# mono; a port's events are then in the order its lock gave them), else
+# it fails. Memory holds a histogram per port, not the events; the work
+# per event is constant, per dump a line per port (sort(1) puts the dumps'
+# lines in order). Fields are found by key, so fields added at the end of
+# an event (another netns=) change nothing.
 function die(msg) {
 	printf "hpcc-traces.awk: %s\n", msg >"/dev/stderr"
 	failed = 1
 	exit 1
 }
-# Where the event's name is on its line (the task's name before it may
-# hold blanks); then "key=value" at its field @n after it.
-function event(name,    i) {
-	for (i = 1; i <= NF && $i != name; i++)
+# The line's "key=value" fields after the event @name (the task's name
+# before it may hold blanks) into val[], the first of each key.
+function fields(name,    i, e, c, key) {
+	for (e = 1; e <= NF && $e != name; e++)
 		;
-	return i
+	split("", val)
+	for (i = e + 1; i <= NF; i++)
+		if ((c = index($i, "=")) && !((key = substr($i, 1, c - 1)) in val))
+			val[key] = substr($i, c + 1)
 }
-function field(n, key) {
-	if (index($(e + n), key "=") != 1)
-		die("line " FNR " of " FILENAME ": no " key "= at field " n \
-		    " after " $e " in: " $0)
-	return substr($(e + n), length(key) + 2)
+function field(key) {
+	if (!(key in val))
+		die("line " FNR " of " FILENAME ": no " key "= in: " $0)
+	return val[key]
 }
 function ifindex(dev) {
 	if (dev !~ /^(p|eth)[0-9]+$/)
@@ -65,43 +75,53 @@ BEGIN {
 		if (last < 0)
 			die("tend before the epoch")
 		every = dump / interval
+		out = "sort -s -n -k1,1 -k2,2 | cut -d' ' -f3-"
 	}
 }
 FNR == NR {
-	if ($1 == "port")
-		ports[++np] = $2 " " ifindex($3)
-	else {
+	if ($1 == "port") {
+		k = $2 " " ifindex($3)
+		if (!(k in row)) {
+			row[k] = ++np
+			ports[np] = k
+		}
+	} else {
 		id[$1] = $2
 		type[$1] = $3
 	}
 	next
 }
-# pause_rx: dev opcode enable quanta now stop netns
 mode == "pfc" && / pause_rx: / {
-	e = event("pause_rx:")
-	ns = field(7, "netns")
+	fields("pause_rx:")
+	ns = field("netns")
 	if (!(ns in id))
 		next
-	split(field(4, "quanta"), q, ",")
-	en = strtonum_hex(field(3, "enable"))
-	when = ftime(field(5, "now"))
-	dev = ifindex(field(1, "dev"))
+	split(field("quanta"), q, ",")
+	en = strtonum_hex(field("enable"))
+	when = ftime(field("now"))
+	dev = ifindex(field("dev"))
 	for (p = 0; p < 8; p++)
 		if (int(en / 2 ^ p) % 2)
 			printf "%s %d %d %d %d\n", when, id[ns], type[ns], dev,
 				(q[p + 1] > 0 ? 1 : 0)
 	next
 }
-# qlen: dev netns level since
 mode == "qlen" && / qlen: / {
-	e = event("qlen:")
-	ns = field(2, "netns")
+	fields("qlen:")
+	ns = field("netns")
 	if (!(ns in id) || type[ns] != 1)
 		next
-	k = id[ns] " " ifindex(field(1, "dev"))
-	n = ++nev[k]
-	ev_t[k, n] = field(4, "since")
-	ev_l[k, n] = field(3, "level")
+	k = id[ns] " " ifindex(field("dev"))
+	if (!(k in row))
+		next
+	t = field("since") + 0
+	if (k in since && t < since[k])
+		die("line " FNR " of " FILENAME ": port " k "'s since=" t \
+		    " before its previous event's " since[k] \
+		    " (the trace's clock is not one for every CPU?)")
+	since[k] = t
+	upto(k, kfrom(t) - 1)
+	lvl[k] = int(field("level") / 1000)
 	next
 }
 # mawk has no strtonum: "0x08" -> 8
@@ -123,57 +143,42 @@ function kfrom(t,    k) {
 	k = k == int(k) ? k : int(k) + (k > 0)
 	return k < 0 ? 0 : k
 }
-# n samples of @level into port @k's histogram, stopping at each dump
-function add(k, level, from, to,    b, stop, i, s) {
-	b = int(level / 1000)
-	while (from <= to) {
-		stop = int(from / every) * every
-		if (stop < from)
-			stop += every
-		if (stop > last)
-			stop = last
-		if (stop > to)
-			stop = to
-		h[k, b] += stop - from + 1
-		if (b > top[k])
-			top[k] = b
-		if (stop % every == 0 || stop == last) {
-			s = k
-			for (i = 0; i <= top[k]; i++)
-				s = s " " (h[k, i] + 0)
-			snap[stop, k] = s
-		}
-		from = stop + 1
+# the first dump at or after sample index n (last + 1: none)
+function dumpfrom(n,    d) {
+	d = int(n / every) * every
+	if (d < n)
+		d += every
+	return d > last ? (n <= last ? last : last + 1) : d
+}
+# Port @k's samples from nxt[k] to @to (at most the last) at its level,
+# writing its line at each dump among them.
+function upto(k, to,    b, d, i, s) {
+	if (to > last)
+		to = last
+	b = lvl[k] + 0
+	if (to < nxt[k] + 0)
+		return
+	if (b > top[k] + 0)
+		top[k] = b
+	for (d = dumpfrom(nxt[k] + 0); d <= to; d = dumpfrom(d + 1)) {
+		h[k, b] += d - nxt[k] + 1
+		nxt[k] = d + 1
+		s = k
+		for (i = 0; i <= top[k]; i++)
+			s = s " " (h[k, i] + 0)
+		printf "%.0f %d %s\n", d, row[k], s | out
 	}
+	h[k, b] += to - nxt[k] + 1
+	nxt[k] = to + 1
 }
 END {
 	if (failed)
 		exit 1
 	if (mode != "qlen")
 		exit 0
-	for (j = 1; j <= np; j++) {
-		k = ports[j]
-		top[k] = 0
-		level = 0
-		from = 0
-		for (n = 1; n <= nev[k]; n++) {
-			to = kfrom(ev_t[k, n]) - 1
-			if (to > last)
-				to = last
-			if (to >= from)
-				add(k, level, from, to)
-			if (to + 1 > from)
-				from = to + 1
-			level = ev_l[k, n]
-		}
-		if (from <= last)
-			add(k, level, from, last)
-	}
-	for (d = 0; d <= last; d++) {
-		if (d % every && d != last)
-			continue
-		printf "time: %s\n", ftime(epoch + d * step)
-		for (j = 1; j <= np; j++)
-			print snap[d, ports[j]]
-	}
+	for (j = 1; j <= np; j++)
+		upto(ports[j], last)
+	for (d = dumpfrom(0); d <= last; d = dumpfrom(d + 1))
+		printf "%.0f 0 time: %s\n", d, ftime(epoch + d * step) | out
+	close(out)
 }
