@@ -39,7 +39,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${FCQ_RESULTS:-/tmp}/pfcwd
 TR=/sys/kernel/tracing
 TOS=0x60
-RATE=20mbit
+RATE_MBIT=20
+RATE=${RATE_MBIT}mbit
 LINK="rate $RATE delay 50us lossless 3"
 # Small static thresholds: the victim's queue sends s over XOFF in ms.
 # Headroom for 20 ms of reaction: s, a guest process, may answer an XOFF
@@ -49,15 +50,16 @@ DETECT_MS=50
 RESTORE_MS=200
 WD="pfcwd ${DETECT_MS}ms pfcwd_restore ${RESTORE_MS}ms"
 # r's storm: STORM_FRAMES pauses 20 ms apart, about 2 s. Each is of
-# STORM_QUANTA (512 ms at 20 Mbit/s), so that a host stall that holds
-# the rogue back for a few hundred ms (the guest's clock jumps over the
-# host's stalls: tools/vm/run, --icount) does not unpause the class and
-# end the storm early; the last is of LAST_QUANTA (51.2 ms), so the
-# restore is RESTORE_MS after it.
+# STORM_QUANTA (PAUSE_MS, 512 ms at 20 Mbit/s), so that a host stall
+# that holds the rogue back for a few hundred ms (the guest's clock
+# jumps over the host's stalls: tools/vm/run, --icount) does not unpause
+# the class and end the storm early; the last is of LAST_QUANTA
+# (51.2 ms), so the restore is RESTORE_MS after it.
 STORM_FRAMES=100
 STORM_QUANTA=20000
 LAST_QUANTA=2000
-PAUSE_MS=512
+# A quantum is 512 bit times; at RATE_MBIT, 512 / (RATE_MBIT * 1000) ms.
+PAUSE_MS=$((STORM_QUANTA * 512 / (RATE_MBIT * 1000)))
 # Seconds of the flows before the storm, and after its end.
 LEAD_S=2.5
 TAIL_S=4
