@@ -88,11 +88,12 @@ STALL_NS=100000000
 # victim flow that TCP starves sends a packet every few tens of ms), and
 # back RESTORE_MS after r's last pause (when it, 51.2 ms, has run out),
 # each up to SLACK_MS late: the port's timer under TCG, plus the host's
-# stalls (tx_lag_ns, subtracted). Measured in 6 runs (3 on 6.1, 3 on 6.12,
-# most beside another guest): found 4.2 to 13.0 ms late on 6.1 and 0.0 to
-# 1.1 ms on 6.12; back 0.1 to 0.3 ms late. Measured from r's first pause
-# instead, one run of 6.12 beside nothing found it 103 ms after: its
-# victim's packets came 53 ms after the pause.
+# stalls (tx_lag_ns, subtracted). Measured so in 6 runs (3 per kernel, 4
+# beside 1 to 3 other guests): found 0.03 to 0.06 ms late, 0.00 to
+# 11.80 ms after r's first pause. Earlier, 6 runs measured from r's first
+# pause found it 4.2 to 13.0 ms late on 6.1 and 0.0 to 1.1 ms on 6.12,
+# and one of 6.12 alone 53 ms late: its victim's packet came then. Back
+# 0.1 to 0.3 ms late.
 SLACK_MS=40
 # sw-r's queue length (fcq:qlen) is traced from QLEN_LEAD_S before the
 # storm until its end: enough to know whether the queue held packets at
