@@ -61,8 +61,8 @@ STORM_QUANTA=20000
 LAST_QUANTA=2000
 # A quantum is 512 bit times; at RATE_MBIT, 512 / (RATE_MBIT * 1000) ms.
 PAUSE_MS=$((STORM_QUANTA * 512 / (RATE_MBIT * 1000)))
-# Seconds of the flows before the storm, and after its end.
-LEAD_S=2.5
+# Seconds of the flows before the storm (UNTRACED_S, then QLEN_LEAD_S
+# with sw-r's queue traced, below), and after its end.
 TAIL_S=4
 # The link's goodput before the storm (the two flows', whichever of them
 # TCP favours) against the innocent flow's during it (from 0.3 s after it
@@ -88,17 +88,18 @@ STALL_NS=100000000
 # victim flow that TCP starves sends a packet every few tens of ms), and
 # back RESTORE_MS after r's last pause (when it, 51.2 ms, has run out),
 # each up to SLACK_MS late: the port's timer under TCG, plus the host's
-# stalls (tx_lag_ns, subtracted). Measured so in 6 runs (3 per kernel, 4
-# beside 1 to 3 other guests): found 0.03 to 0.06 ms late, 0.00 to
-# 11.80 ms after r's first pause. Earlier, 6 runs measured from r's first
-# pause found it 4.2 to 13.0 ms late on 6.1 and 0.0 to 1.1 ms on 6.12,
-# and one of 6.12 alone 53 ms late: its victim's packet came then. Back
-# 0.1 to 0.3 ms late.
+# stalls (tx_lag_ns, subtracted). Measured so in 11 runs (5 on 6.1, 6 on
+# 6.12, all beside 1 to 3 other guests): found 0.02 to 0.20 ms late,
+# 0.00 to 41.71 ms after r's first pause (two runs over 10 ms). Earlier,
+# 6 runs measured from r's first pause found it 4.2 to 13.0 ms late on
+# 6.1 and 0.0 to 1.1 ms on 6.12, and one of 6.12 alone 53 ms late: its
+# victim's packet came then. Back 0.1 to 0.3 ms late.
 SLACK_MS=40
 # sw-r's queue length (fcq:qlen) is traced from QLEN_LEAD_S before the
 # storm until its end: enough to know whether the queue held packets at
 # r's first pause (at 20 Mbit/s a queue that holds packets changes every
 # 0.6 ms) without tracing the whole run.
+UNTRACED_S=2
 QLEN_LEAD_S=0.5
 mkdir -p "$OUT"
 
@@ -176,7 +177,7 @@ storm() {
 	nsx h-s fcq-gen bulk -t $TOS -i $SAMPLE_S "$(addr i)" 9 >"$inn" &
 	flows+=($!)
 	NET_PIDS+=("${flows[@]}")
-	sleep "$(awk "BEGIN { print $LEAD_S - $QLEN_LEAD_S }")"
+	sleep "$UNTRACED_S"
 	echo 'dev == "sw-r"' >"$TR/events/fcq/qlen/filter"
 	echo 1 >"$TR/events/fcq/qlen/enable"
 	sleep "$QLEN_LEAD_S"
@@ -235,12 +236,12 @@ first_pause() {
 		awk -v t0="$t0" '$1 >= t0 - 1000000 { print; exit }'
 }
 
-# ns from which sw-r's class 3 held packets under r's pauses in run $1: r's
-# first pause if sw-r's queue (all of it class 3 but a stray ARP) held
-# packets then, else its first rise after it. Empty if it never held any.
+# ns from which sw-r's class 3 held packets under r's pauses in run $1,
+# whose first pause was at ns $2: that pause if sw-r's queue (all of it
+# class 3 but a stray ARP) held packets then, else its first rise after
+# it. Empty if it never held any.
 held_from() {
-	local p
-	p=$(first_pause "$1")
+	local p=$2
 	sed -n "s/.* qlen: dev=sw-r netns=[0-9]* level=\([0-9]*\) since=\([0-9]*\).*/\2 \1/p" \
 		"$OUT/$1/trace" |
 		awk -v p="$p" '$1 < p { l = $2; next }
@@ -268,7 +269,7 @@ storm_detected() {
 	storm drop pfc drop
 	check_err $? "the run failed"
 	p=$(first_pause drop)
-	h=$(held_from drop)
+	h=$(held_from drop "$p")
 	s=$(wd_events drop sw-r | awk '$1 == "storm" { print $2; exit }')
 	n=$(wd_events drop sw-r | grep -c '^storm')
 	lag=$(lag_ms drop)
